@@ -130,11 +130,15 @@ export function errorFromTransport(operation: string, cause: unknown, written: b
     code === 'UND_ERR_HEADERS_TIMEOUT' ||
     code === 'UND_ERR_BODY_TIMEOUT' ||
     code === 'ETIMEDOUT' ||
-    code === 'ABORT_ERR';
-  if (!written && !isTimeout) {
+    code === 'ABORT_ERR' ||
+    code === 'UND_ERR_ABORTED';
+  // A timeout waiting for an answer (headers, body) implies the request was written.
+  const answerTimeout = code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT';
+  if (!written && !answerTimeout) {
+    // Nothing reached the service (refused, DNS, connect timeout, or aborted before writing).
     return new CollabError({
       kind: 'retryable',
-      reason: 'network',
+      reason: isTimeout ? 'timeout' : 'network',
       operation,
       detail: code,
       cause: safeCause(cause),
@@ -147,6 +151,48 @@ export function errorFromTransport(operation: string, cause: unknown, written: b
     detail: code,
     cause: safeCause(cause),
   });
+}
+
+/**
+ * Classifies a 2xx whose body is not what the spec describes (not JSON, or failing the schema).
+ * A write (POST, DELETE) that answered 2xx was very likely applied: retrying it blindly could
+ * duplicate it, so it is ambiguous. A read is safe to repeat, so it is retryable.
+ * `detail` must name only paths and expectations (zod issue paths), never values.
+ */
+export function errorFromInvalidResponse(
+  operation: string,
+  method: string,
+  status: number,
+  detail: string,
+): CollabError {
+  const safe = method === 'GET' || method === 'HEAD';
+  return new CollabError({
+    kind: safe ? 'retryable' : 'ambiguous',
+    reason: 'invalidResponse',
+    operation,
+    status,
+    detail: clip(detail),
+  });
+}
+
+/**
+ * Zod issues as `path: message`, for an error's detail. zod's own messages say what was
+ * expected, not the value received, so no data (and no secret) is quoted.
+ */
+export function describeIssues(error: {
+  issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>;
+}): string {
+  return error.issues
+    .slice(0, 5)
+    .map(
+      (issue) => `${issue.path.length > 0 ? issue.path.map(String).join('.') : '(root)'}: ${issue.message}`,
+    )
+    .join('; ');
+}
+
+/** A call refused before any request was made: a bad option or input of the caller. */
+export function errorFromInput(operation: string, detail: string): CollabError {
+  return new CollabError({ kind: 'permanent', reason: 'badRequest', operation, detail: clip(detail) });
 }
 
 /** `Retry-After` as delta-seconds or an HTTP date; undefined when absent or unreadable. */

@@ -1,0 +1,63 @@
+/**
+ * What the person hears when an operation fails. A processor that knows better (an unknown
+ * post, a channel that is not linked) throws a UserError with the exact words; everything else
+ * is worded from the CollabError kind and reason.
+ */
+import { type CollabError, isCollabError } from '../collab/errors.ts';
+
+/** A failure worded for the person, final: retrying cannot help. */
+export class UserError extends Error {
+  override readonly name = 'UserError';
+}
+
+export function isUserError(error: unknown): error is UserError {
+  return error instanceof UserError;
+}
+
+const WHAT: Record<string, string> = {
+  createPost: 'create the post',
+  resolvePost: 'resolve the post',
+  unresolvePost: 'reopen the post',
+  createComment: 'add the comment',
+  sendDm: 'send the message',
+  listPosts: 'list posts',
+  listChannels: 'list channels',
+  listMembers: 'list members',
+  listMessages: 'list the thread',
+  linkChannel: 'link the channel',
+  unlinkChannel: 'unlink the channel',
+};
+
+export function describeOperation(operation: string): string {
+  return WHAT[operation] ?? 'do that';
+}
+
+/** The final failure, in words that say what to do next. */
+export function humanError(operation: string, error: unknown): string {
+  const what = describeOperation(operation);
+  if (isUserError(error)) return error.message;
+  if (isCollabError(error)) return collabErrorText(what, error);
+  return `Could not ${what}: something went wrong on our side. Try again; if it keeps failing, tell your Slack admin.`;
+}
+
+function collabErrorText(what: string, error: CollabError): string {
+  const detail = error.detail ? ` The service said: “${error.detail}”.` : '';
+  switch (error.reason) {
+    case 'unauthorized':
+      return `Could not ${what}: the API key was rejected. Ask an admin to reconnect the workspace.`;
+    case 'forbidden':
+      return `Could not ${what}: the API key is not allowed to do this.${detail} Ask an admin to check the integration's permissions.`;
+    case 'notFound':
+      return `Could not ${what}: the service has no such item.${detail}`;
+    case 'badRequest':
+      return `Could not ${what}: the service refused it.${detail} Check the text and try again.`;
+    case 'rateLimited':
+    case 'server':
+    case 'network':
+    case 'timeout':
+    case 'reset':
+      return `Could not ${what}: the service is unavailable right now, and retries did not get through.${detail} Try again in a few minutes.`;
+    case 'invalidResponse':
+      return `Could not ${what}: the service answered with something unexpected.${detail}`;
+  }
+}

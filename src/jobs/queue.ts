@@ -1,0 +1,79 @@
+/**
+ * The producer side of the operations queue: one BullMQ queue, one job name per operation.
+ *
+ * Idempotency: a retried Slack event, a double-clicked button or a resubmitted modal carries
+ * the same Slack identifiers, so the listener derives the same key. The key is claimed with
+ * `SET NX EX` for a day — far longer than a job record lives — and the job id is derived
+ * from it, so a duplicate is dropped even after the first job was trimmed.
+ */
+import { createHash } from 'node:crypto';
+import { Queue } from 'bullmq';
+import { keys } from '../store/keys.ts';
+import type { Redis } from '../store/redis.ts';
+import { JOB_SCHEMAS, type JobData, type JobInput, type Operation } from './schemas.ts';
+
+export const QUEUE_NAME = 'operations';
+
+/** How long an idempotency claim is held: a day outlives any retry schedule. */
+export const CLAIM_TTL_SECONDS = 24 * 60 * 60;
+
+export interface QueueSettings {
+  prefix: string;
+  attempts: number;
+  backoffMs: number;
+}
+
+export type EnqueueResult = { status: 'queued'; jobId: string } | { status: 'duplicate'; jobId: string };
+
+export interface OperationsQueue {
+  readonly queue: Queue;
+  enqueue<O extends Operation>(
+    operation: O,
+    data: JobInput<O>,
+    options: { idempotencyKey: string },
+  ): Promise<EnqueueResult>;
+  close(): Promise<void>;
+}
+
+/** A job id from an idempotency key: stable, no `:`, never an integer. */
+export function jobIdFor(teamId: string, idempotencyKey: string): string {
+  const digest = createHash('sha256').update(`${teamId}\n${idempotencyKey}`).digest('hex').slice(0, 32);
+  return `op-${digest}`;
+}
+
+export function createOperationsQueue(connection: Redis, settings: QueueSettings): OperationsQueue {
+  const queue = new Queue(QUEUE_NAME, {
+    connection,
+    prefix: settings.prefix,
+    defaultJobOptions: {
+      attempts: settings.attempts,
+      backoff: { type: 'exponential', delay: settings.backoffMs, jitter: 0.5 },
+      removeOnComplete: { age: 3600, count: 1000 },
+      removeOnFail: { age: 7 * 24 * 3600, count: 5000 },
+    },
+  });
+  queue.on('error', () => {});
+
+  return {
+    queue,
+    async enqueue(operation, data, { idempotencyKey }) {
+      const parsed = JOB_SCHEMAS[operation].parse(data) as JobData<typeof operation>;
+      const teamId = parsed.origin.teamId;
+      const jobId = jobIdFor(teamId, idempotencyKey);
+      const claimKey = keys(settings, teamId).claim(jobId);
+      const claimed = await connection.set(claimKey, '1', 'EX', CLAIM_TTL_SECONDS, 'NX');
+      if (claimed !== 'OK') return { status: 'duplicate', jobId };
+      try {
+        await queue.add(operation, parsed, { jobId });
+      } catch (error) {
+        // Nothing was queued: release the claim so the person's retry is not taken for a duplicate.
+        await connection.del(claimKey).catch(() => {});
+        throw error;
+      }
+      return { status: 'queued', jobId };
+    },
+    async close() {
+      await queue.close();
+    },
+  };
+}

@@ -1,0 +1,125 @@
+/**
+ * The operations the worker runs, one zod schema each. A job's name is its operation;
+ * its data is validated when enqueued and again when processed.
+ */
+import { z } from 'zod';
+import { MemberRole } from '../collab/schemas.ts';
+
+const id = z.string().min(1).max(500);
+
+/** Where the person acted in Slack, and so where the outcome goes. */
+export const Origin = z.object({
+  teamId: id,
+  userId: id,
+  /** the Slack channel the person acted in */
+  slackChannel: id,
+  /** set when the person acted inside a Slack thread */
+  threadTs: id.optional(),
+  /** valid for 30 minutes and 5 uses from `receivedAt` */
+  responseUrl: z.url().optional(),
+  receivedAt: z.number().int(),
+  /** what the person did: shapes the wording of the outcome */
+  source: z.enum(['command', 'button', 'modal', 'shortcut', 'event']),
+});
+export type Origin = z.infer<typeof Origin>;
+
+/** A post named by id or by a url the bot has seen. */
+export const PostRef = z.union([z.object({ id }), z.object({ url: z.string().min(1).max(3000) })]);
+export type PostRef = z.infer<typeof PostRef>;
+
+/** A collaboration channel named by id or by name. */
+export const ChannelRef = z.union([z.object({ id }), z.object({ name: z.string().min(1).max(200) })]);
+export type ChannelRef = z.infer<typeof ChannelRef>;
+
+/** A Slack message showing a post: the card to update in place. */
+export const CardRef = z.object({ slackChannel: id, ts: id });
+export type CardRef = z.infer<typeof CardRef>;
+
+/** Slack allows 40,000 characters in a message; the service's limits are "not shown". */
+export const TEXT_MAX = 40_000;
+const text = z.string().min(1).max(TEXT_MAX);
+
+export const CreatePostJob = z.object({
+  origin: Origin,
+  /** absent: the channel linked to origin.slackChannel */
+  channel: ChannelRef.optional(),
+  title: z.string().max(TEXT_MAX).optional(),
+  content: text,
+  /** the Slack message a post was made from (shortcut), to link back to it */
+  fromMessage: CardRef.optional(),
+});
+
+export const ResolvePostJob = z.object({
+  origin: Origin,
+  post: PostRef,
+  message: z.string().max(TEXT_MAX).optional(),
+  commentId: id.optional(),
+  card: CardRef.optional(),
+});
+
+export const UnresolvePostJob = z.object({
+  origin: Origin,
+  post: PostRef,
+  card: CardRef.optional(),
+});
+
+export const CreateCommentJob = z.object({
+  origin: Origin,
+  post: PostRef,
+  parentId: id.optional(),
+  text,
+  /** the Slack reply this comment bridges, remembered so shortcuts can find the comment */
+  reply: CardRef.optional(),
+  card: CardRef.optional(),
+});
+
+export const SendDmJob = z.union([
+  z.object({ origin: Origin, slackUserIds: z.array(id).min(1).max(20), text }),
+  z.object({ origin: Origin, threadId: id, text }),
+]);
+
+const ListPaging = z.object({
+  cursor: z.string().max(2000).optional(),
+  direction: z.enum(['next', 'prev']).optional(),
+  /** the ephemeral list message to replace, when paging */
+  replace: z.boolean().optional(),
+});
+
+export const ListPostsJob = ListPaging.extend({
+  origin: Origin,
+  channel: ChannelRef.optional(),
+  unresolvedOnly: z.boolean().default(false),
+});
+export const ListChannelsJob = ListPaging.extend({ origin: Origin, name: z.string().max(200).optional() });
+export const ListMembersJob = ListPaging.extend({
+  origin: Origin,
+  search: z.string().max(200).optional(),
+  roles: z.array(MemberRole).optional(),
+});
+export const ListMessagesJob = ListPaging.extend({ origin: Origin, threadId: id });
+
+export const LinkChannelJob = z.object({ origin: Origin, channel: ChannelRef, bridgeReplies: z.boolean() });
+export const UnlinkChannelJob = z.object({ origin: Origin });
+
+export const JOB_SCHEMAS = {
+  createPost: CreatePostJob,
+  resolvePost: ResolvePostJob,
+  unresolvePost: UnresolvePostJob,
+  createComment: CreateCommentJob,
+  sendDm: SendDmJob,
+  listPosts: ListPostsJob,
+  listChannels: ListChannelsJob,
+  listMembers: ListMembersJob,
+  listMessages: ListMessagesJob,
+  linkChannel: LinkChannelJob,
+  unlinkChannel: UnlinkChannelJob,
+} as const;
+
+export type Operation = keyof typeof JOB_SCHEMAS;
+export type JobData<O extends Operation> = z.infer<(typeof JOB_SCHEMAS)[O]>;
+export type JobInput<O extends Operation> = z.input<(typeof JOB_SCHEMAS)[O]>;
+export const OPERATIONS = Object.keys(JOB_SCHEMAS) as Operation[];
+
+export function isOperation(name: string): name is Operation {
+  return Object.hasOwn(JOB_SCHEMAS, name);
+}

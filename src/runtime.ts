@@ -1,0 +1,92 @@
+/**
+ * The composition root: connects Redis, builds the store, the queue, the workspaces, and starts
+ * the web role (Bolt), the worker role, or both. `main.ts`, the sandbox and the tests start the
+ * bot through here, so they all run the same wiring.
+ */
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { App } from '@slack/bolt';
+import type { Worker } from 'bullmq';
+import type { Config } from './config.ts';
+import { processors } from './jobs/processors/index.ts';
+import { createOperationsQueue, type OperationsQueue } from './jobs/queue.ts';
+import { createWorker } from './jobs/worker.ts';
+import type { Logger } from './logger.ts';
+import { buildSlackApp } from './slack/app.ts';
+import { createStore, type Store } from './store/index.ts';
+import { connectRedis, type Redis } from './store/redis.ts';
+import { singleWorkspace, type Workspaces } from './store/workspaces.ts';
+
+export interface RunningBot {
+  /** HTTP mode web role: the port it listens on */
+  port: number | undefined;
+  app: App | undefined;
+  worker: Worker | undefined;
+  queue: OperationsQueue;
+  store: Store;
+  workspaces: Workspaces;
+  stop(): Promise<void>;
+}
+
+export interface StartOptions {
+  /** replaces the single-workspace credentials from the configuration */
+  workspaces?: Workspaces;
+}
+
+export async function startBot(
+  config: Config,
+  logger: Logger,
+  options: StartOptions = {},
+): Promise<RunningBot> {
+  const producer: Redis = connectRedis(config.redisUrl, 'producer');
+  const workerConnection: Redis | undefined =
+    config.role === 'web' ? undefined : connectRedis(config.redisUrl, 'worker');
+  const space = { prefix: config.prefix };
+  const store = createStore(producer, space);
+  const queue = createOperationsQueue(producer, { prefix: config.prefix, ...config.worker });
+  const workspaces = options.workspaces ?? singleWorkspace(config);
+
+  let app: App | undefined;
+  let port: number | undefined;
+  if (config.role !== 'worker') {
+    app = buildSlackApp({ slack: config.slack, queue, store, workspaces, logger, port: config.port });
+    const started = (await app.start(config.port)) as unknown;
+    if (started && typeof (started as Server).address === 'function') {
+      port = ((started as Server).address() as AddressInfo | null)?.port;
+    }
+  }
+
+  let worker: Worker | undefined;
+  if (workerConnection) {
+    worker = createWorker({
+      connection: workerConnection,
+      workspaces,
+      store,
+      processors,
+      logger,
+      settings: {
+        prefix: config.prefix,
+        concurrency: config.worker.concurrency,
+        backoffMs: config.worker.backoffMs,
+      },
+    });
+  }
+
+  return {
+    port,
+    app,
+    worker,
+    queue,
+    store,
+    workspaces,
+    async stop() {
+      // Stop taking requests first, then let active jobs finish, then close Redis.
+      await app?.stop().catch(() => {});
+      await worker?.close().catch(() => {});
+      await queue.close().catch(() => {});
+      await workspaces.close().catch(() => {});
+      producer.disconnect();
+      workerConnection?.disconnect();
+    },
+  };
+}

@@ -1,0 +1,72 @@
+/**
+ * "Act as a person": the spec has no events and the bot polls, so tests and the sandbox console
+ * make people do things through these helpers. Each validates its input with the same body
+ * schemas as the HTTP routes and calls the same state methods; only the author differs (a person,
+ * type `user`). Answers are the wire shapes the HTTP API would return. Errors are `HttpError`s.
+ */
+import {
+  CreateCommentBody,
+  CreateMessageBody,
+  CreatePostBody,
+  CreateThreadBody,
+  parseBody,
+  ResolvePostBody,
+} from './bodies.ts';
+import { HttpError } from './http-error.ts';
+import { presentComment, presentMessage, presentPost, presentThread } from './present.ts';
+import type {
+  AuthorRecord,
+  MemberRecord,
+  WireComment,
+  WireMessage,
+  WirePost,
+  WireThread,
+} from './records.ts';
+import type { OrgState } from './state.ts';
+
+export class Actor {
+  readonly member: MemberRecord;
+  readonly author: AuthorRecord;
+  readonly #org: OrgState;
+
+  constructor(org: OrgState, member: MemberRecord) {
+    this.#org = org;
+    this.member = member;
+    this.author = org.authorOf(member);
+  }
+
+  createPost(input: CreatePostBody): WirePost {
+    const post = this.#org.createPost(this.author, parseBody(CreatePostBody, input));
+    return presentPost(this.#org, post);
+  }
+
+  createComment(postId: string, input: CreateCommentBody): WireComment {
+    const comment = this.#org.createComment(this.author, postId, parseBody(CreateCommentBody, input));
+    return presentComment(this.#org, comment);
+  }
+
+  resolvePost(postId: string, input: ResolvePostBody = {}): WirePost {
+    const post = this.#org.resolvePost(this.author, postId, parseBody(ResolvePostBody, input));
+    return presentPost(this.#org, post);
+  }
+
+  unresolvePost(postId: string): WirePost {
+    return presentPost(this.#org, this.#org.unresolvePost(postId));
+  }
+
+  /** The person is a member of the thread; at least one other active member must join. */
+  createThread(input: CreateThreadBody): WireThread {
+    const body = parseBody(CreateThreadBody, input);
+    return presentThread(this.#org.createThread(this.author, body, this.#org.now(), this.member.id));
+  }
+
+  /** A person may only write in a thread they are a member of. */
+  createMessage(threadId: string, input: CreateMessageBody): WireMessage {
+    const thread = this.#org.threadOr404(threadId);
+    if (!thread.member_ids.includes(this.member.id)) {
+      throw new HttpError(403, `Member ${this.member.id} is not in thread ${threadId}`);
+    }
+    const message = this.#org.createMessage(this.author, threadId, parseBody(CreateMessageBody, input));
+    return presentMessage(message);
+  }
+}

@@ -1,0 +1,21 @@
+/**
+ * The emulator of the collaboration API v2 (spec/collab-api-v2.md): in-memory organizations,
+ * the routes of spec §4 over node:http, fault injection, act-as-a-person helpers, and a control
+ * API under `/_emulator/` for local tooling.
+ */
+export type { Actor } from './actor.ts';
+export { ACT_OPS } from './control.ts';
+export { type ActiveFault, type FaultDrop, type FaultRule, FaultRuleSchema, Faults } from './faults.ts';
+export type * from './records.ts';
+export { DEFAULT_SORT_KEYS } from './routes.ts';
+export { SEED_CHANNELS, SEED_MEMBERS } from './seed.ts';
+export { generateApiKey, startEmulator } from './server.ts';
+export { APP_NAME, type OrgSnapshot, OrgState } from './state.ts';
+export type {
+  Emulator,
+  EmulatorEventMap,
+  EmulatorOptions,
+  FaultEvent,
+  HandledEvent,
+  ReceivedRequest,
+} from './types.ts';

@@ -1,0 +1,166 @@
+/**
+ * The emulator's stored records (its "database"), and the wire shapes it answers with.
+ * Records are plain JSON-friendly data; timestamps are ISO strings from the emulator's clock.
+ * Wire shapes follow spec §2 field by field (nothing more).
+ */
+import type { MemberRole } from '../../collab/schemas.ts';
+
+export interface AvatarUrlSet {
+  xs: string;
+  sm: string;
+  base: string;
+  lg: string;
+  xl: string;
+  xxl: string;
+}
+
+/** spec §2.2. `type` is `app` for the bot's key and `user` for a person (the emulator's choice). */
+export interface AuthorRecord {
+  id: string;
+  name: string;
+  type: 'app' | 'user';
+  avatar_urls: AvatarUrlSet;
+}
+
+export interface ChannelRecord {
+  id: string;
+  name: string;
+  created_at: string;
+}
+
+export interface MemberRecord {
+  id: string;
+  role: MemberRole;
+  created_at: string;
+  is_deactivated: boolean;
+  /** A sort key of the members list (spec §4.3) that is not a field of Member (spec §2.9). */
+  last_seen_at: string;
+  user: { id: string; avatar_urls: AvatarUrlSet; email: string; display_name: string };
+}
+
+export interface ResolutionRecord {
+  resolved_at: string;
+  /** `null` when the post was resolved without a message. */
+  resolved_html: string | null;
+  resolved_by: AuthorRecord;
+  resolved_comment_id: string | null;
+}
+
+export interface PostRecord {
+  id: string;
+  /** `null` when created without a title (nothing is derived). */
+  title: string | null;
+  content_markdown: string;
+  created_at: string;
+  last_activity_at: string;
+  channel_id: string;
+  author: AuthorRecord;
+  resolution: ResolutionRecord | null;
+}
+
+export interface CommentRecord {
+  id: string;
+  post_id: string;
+  parent_id: string | null;
+  content_markdown: string;
+  created_at: string;
+  author: AuthorRecord;
+}
+
+export interface ThreadRecord {
+  id: string;
+  title: string | null;
+  created_at: string;
+  updated_at: string;
+  /** `null` until the first message. */
+  last_message_at: string | null;
+  creator: AuthorRecord;
+  /** Members really in the thread (unknown and deactivated ids asked for were dropped). */
+  member_ids: string[];
+  avatar_urls: AvatarUrlSet;
+}
+
+export interface MessageRecord {
+  id: string;
+  thread_id: string;
+  parent_id: string | null;
+  content_markdown: string;
+  created_at: string;
+  updated_at: string;
+  author: AuthorRecord;
+}
+
+// ---- wire shapes (spec §2) ----
+
+export interface WireChannel {
+  id: string;
+  name: string;
+}
+
+export interface WireComment {
+  id: string;
+  content: string;
+  created_at: string;
+  replies_count: number;
+  parent_id: string | null;
+  subject_id: string;
+  subject_type: string;
+  author: AuthorRecord;
+}
+
+export interface WireResolution {
+  resolved_at: string;
+  resolved_html: string | null;
+  resolved_by: AuthorRecord;
+  resolved_comment: WireComment | null;
+}
+
+export interface WirePost {
+  id: string;
+  title: string | null;
+  created_at: string;
+  last_activity_at: string;
+  url: string;
+  content: string;
+  comments_count: number;
+  channel: WireChannel;
+  author: AuthorRecord;
+  resolution: WireResolution | null;
+}
+
+export interface WireThread {
+  id: string;
+  created_at: string;
+  updated_at: string;
+  group: boolean;
+  last_message_at: string | null;
+  members_count: number;
+  avatar_urls: AvatarUrlSet;
+  title: string | null;
+  creator: AuthorRecord;
+}
+
+export interface WireMessage {
+  id: string;
+  content: string;
+  created_at: string;
+  updated_at: string;
+  parent_id: string | null;
+  thread_id: string;
+  author: AuthorRecord;
+}
+
+export interface WireMember {
+  id: string;
+  role: string;
+  created_at: string;
+  is_deactivated: boolean;
+  user: { id: string; avatar_urls: AvatarUrlSet; email: string; display_name: string };
+}
+
+export interface ListEnvelope<T> {
+  data: T[];
+  total_count: number;
+  next_cursor: string | null;
+  prev_cursor: string | null;
+}

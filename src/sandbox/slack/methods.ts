@@ -1,0 +1,440 @@
+import { nextHash, nextId } from './ids.ts';
+import { arrayArg, recordArg, stringArg } from './request.ts';
+import type { SlackChannel, SlackViewObject, StoredMessage, StoredView } from './types.ts';
+import type { Installation, SlackWorld } from './world.ts';
+import { compareTs } from './world.ts';
+
+export type ApiResponse = Record<string, unknown> & { ok: boolean };
+
+export interface MethodContext {
+  world: SlackWorld;
+  args: Record<string, unknown>;
+  token: string | undefined;
+  installation: Installation;
+}
+
+type Handler = (context: MethodContext) => ApiResponse;
+
+/** What `oauth.v2.access` issues for the code `good-code`. */
+export const OTHER_INSTALLATION = {
+  code: 'good-code',
+  accessToken: 'xoxb-test-other',
+  teamId: 'T_OTHER',
+  teamName: 'Other Workspace',
+  teamDomain: 'other',
+  botUserId: 'U_BOT_OTHER',
+  botId: 'B_OTHER',
+  authedUserId: 'U_OTHER_ADMIN',
+  scope: 'channels:join,chat:write,commands,im:write,links:read,links:write,users:read,users:read.email',
+} as const;
+
+const PERMALINK_ORIGIN = 'https://slack.example';
+
+function fail(error: string, extra: Record<string, unknown> = {}): ApiResponse {
+  return { ok: false, error, ...extra };
+}
+
+/** A stored message as Slack returns it (no stand-in bookkeeping). */
+function messageObject(message: StoredMessage): Record<string, unknown> {
+  const { channel: _channel, ephemeralFor: _ephemeralFor, ...rest } = message;
+  return rest;
+}
+
+function channelObject(channel: SlackChannel, installation: Installation): Record<string, unknown> {
+  const isIm = channel.id.startsWith('D');
+  const isMpim = channel.id.startsWith('G_');
+  return {
+    id: channel.id,
+    name: channel.name,
+    name_normalized: channel.name,
+    is_channel: !isIm && !isMpim && !channel.is_private,
+    is_group: channel.is_private && !isMpim,
+    is_im: isIm,
+    is_mpim: isMpim,
+    is_private: channel.is_private || isIm || isMpim,
+    is_archived: false,
+    is_general: false,
+    is_shared: false,
+    is_ext_shared: false,
+    is_org_shared: false,
+    is_member: channel.is_member,
+    created: 1_700_000_000,
+    creator: 'U_ADA',
+    context_team_id: installation.teamId,
+    ...(isIm ? { user: channel.id.replace(/^D_?/, '') } : {}),
+  };
+}
+
+/** A Slack user id (`U…`/`W…`) given where a channel is expected means the DM with that user. */
+function resolveChannel(world: SlackWorld, channel: string): string {
+  return /^[UW]/.test(channel) && world.user(channel) !== undefined ? `D_${channel}` : channel;
+}
+
+function messageContent(args: Record<string, unknown>): Partial<StoredMessage> {
+  const content: Partial<StoredMessage> = {};
+  const text = stringArg(args, 'text');
+  const blocks = arrayArg(args, 'blocks');
+  const attachments = arrayArg(args, 'attachments');
+  if (text !== undefined) content.text = text;
+  if (blocks !== undefined) content.blocks = blocks;
+  if (attachments !== undefined) content.attachments = attachments;
+  if (args.metadata !== undefined) content.metadata = args.metadata;
+  return content;
+}
+
+function permalink(channel: string, message: StoredMessage | undefined, ts: string): string {
+  const base = `${PERMALINK_ORIGIN}/archives/${channel}/p${ts.replace('.', '')}`;
+  if (message?.thread_ts !== undefined && message.thread_ts !== message.ts) {
+    return `${base}?thread_ts=${message.thread_ts}&cid=${channel}`;
+  }
+  return base;
+}
+
+function buildView(
+  raw: Record<string, unknown>,
+  installation: Installation,
+  id: string,
+  rootViewId: string | null,
+): SlackViewObject {
+  const str = (key: string): string => (typeof raw[key] === 'string' ? (raw[key] as string) : '');
+  return {
+    id,
+    team_id: installation.teamId,
+    type: typeof raw.type === 'string' ? raw.type : 'modal',
+    callback_id: str('callback_id'),
+    external_id: str('external_id'),
+    private_metadata: str('private_metadata'),
+    title: raw.title ?? null,
+    submit: raw.submit ?? null,
+    close: raw.close ?? null,
+    blocks: Array.isArray(raw.blocks) ? raw.blocks : [],
+    state: { values: {} },
+    hash: nextHash(),
+    clear_on_close: raw.clear_on_close === true,
+    notify_on_close: raw.notify_on_close === true,
+    root_view_id: rootViewId,
+    previous_view_id: null,
+    app_id: installation.appId,
+    app_installed_team_id: installation.teamId,
+    bot_id: installation.botId,
+  };
+}
+
+function hasExternalId(world: SlackWorld, externalId: string): boolean {
+  if (externalId === '') return false;
+  for (const stored of world.views.byId.values()) {
+    if (stored.view.external_id === externalId) return true;
+  }
+  return false;
+}
+
+function openView(context: MethodContext, via: 'views.open' | 'views.push'): ApiResponse {
+  const { world, args, installation } = context;
+  const triggerId = stringArg(args, 'trigger_id');
+  if (triggerId === undefined) return fail('invalid_arguments');
+  if (triggerId === 'expired') return fail('expired_trigger_id');
+  const raw = recordArg(args, 'view');
+  if (raw === undefined) return fail('invalid_arguments');
+  if (typeof raw.external_id === 'string' && hasExternalId(world, raw.external_id)) {
+    return fail('duplicate_external_id');
+  }
+  const id = nextId('V');
+  const view = buildView(raw, installation, id, id);
+  world.views.byId.set(id, { view, via, trigger_id: triggerId, updates: 0 });
+  return { ok: true, view };
+}
+
+function replaceView(stored: StoredView, raw: Record<string, unknown>, installation: Installation): void {
+  const next = buildView(raw, installation, stored.view.id, stored.view.root_view_id);
+  if (next.external_id === '') next.external_id = stored.view.external_id;
+  stored.view = next;
+  stored.updates += 1;
+}
+
+const handlers: Record<string, Handler> = {
+  'auth.test': ({ installation }) => ({
+    ok: true,
+    url: `https://${installation.teamDomain}.slack.example/`,
+    team: installation.teamName,
+    user: 'collab',
+    team_id: installation.teamId,
+    user_id: installation.botUserId,
+    bot_id: installation.botId,
+    is_enterprise_install: false,
+  }),
+
+  'chat.postMessage': ({ world, args, installation }) => {
+    const requested = stringArg(args, 'channel');
+    if (requested === undefined) return fail('channel_not_found');
+    const content = messageContent(args);
+    if (content.text === undefined && content.blocks === undefined && content.attachments === undefined) {
+      return fail('no_text');
+    }
+    const channel = resolveChannel(world, requested);
+    world.channel(channel);
+    const threadTs = stringArg(args, 'thread_ts');
+    const stored = world.addMessage({
+      channel,
+      user: installation.botUserId,
+      bot_id: installation.botId,
+      app_id: installation.appId,
+      team: installation.teamId,
+      text: '',
+      ...content,
+      ...(threadTs === undefined ? {} : { thread_ts: threadTs }),
+    });
+    return { ok: true, channel, ts: stored.ts, message: messageObject(stored) };
+  },
+
+  'chat.postEphemeral': ({ world, args, installation }) => {
+    const requested = stringArg(args, 'channel');
+    if (requested === undefined) return fail('channel_not_found');
+    const user = stringArg(args, 'user');
+    if (user === undefined) return fail('user_not_in_channel');
+    const content = messageContent(args);
+    if (content.text === undefined && content.blocks === undefined && content.attachments === undefined) {
+      return fail('no_text');
+    }
+    const channel = resolveChannel(world, requested);
+    const threadTs = stringArg(args, 'thread_ts');
+    const stored = world.addMessage({
+      channel,
+      user: installation.botUserId,
+      bot_id: installation.botId,
+      app_id: installation.appId,
+      team: installation.teamId,
+      text: '',
+      ...content,
+      ephemeralFor: user,
+      ...(threadTs === undefined ? {} : { thread_ts: threadTs }),
+    });
+    return { ok: true, message_ts: stored.ts };
+  },
+
+  'chat.update': ({ world, args, installation }) => {
+    const channel = stringArg(args, 'channel');
+    const ts = stringArg(args, 'ts');
+    if (channel === undefined) return fail('channel_not_found');
+    if (ts === undefined) return fail('message_not_found');
+    const message = world.findMessage(resolveChannel(world, channel), ts);
+    if (message === undefined) return fail('message_not_found');
+    if (message.bot_id === undefined) return fail('cant_update_message');
+    Object.assign(message, messageContent(args));
+    message.edited = { user: installation.botUserId, ts: String(Math.floor(Date.now() / 1000)) };
+    return { ok: true, channel: message.channel, ts, text: message.text, message: messageObject(message) };
+  },
+
+  'chat.delete': ({ world, args }) => {
+    const channel = stringArg(args, 'channel');
+    const ts = stringArg(args, 'ts');
+    if (channel === undefined) return fail('channel_not_found');
+    if (ts === undefined) return fail('message_not_found');
+    const message = world.findMessage(resolveChannel(world, channel), ts);
+    if (message === undefined) return fail('message_not_found');
+    if (message.bot_id === undefined) return fail('cant_delete_message');
+    world.removeMessage(message);
+    return { ok: true, channel: message.channel, ts };
+  },
+
+  'chat.getPermalink': ({ world, args }) => {
+    const requested = stringArg(args, 'channel');
+    const ts = stringArg(args, 'message_ts');
+    if (requested === undefined) return fail('channel_not_found');
+    if (ts === undefined) return fail('message_not_found');
+    const channel = resolveChannel(world, requested);
+    return { ok: true, channel, permalink: permalink(channel, world.findMessage(channel, ts), ts) };
+  },
+
+  'chat.unfurl': ({ world, args }) => {
+    const unfurls = recordArg(args, 'unfurls');
+    if (unfurls === undefined) return fail('invalid_arguments');
+    const channel = stringArg(args, 'channel');
+    const ts = stringArg(args, 'ts');
+    const byUnfurlId = stringArg(args, 'unfurl_id') !== undefined && stringArg(args, 'source') !== undefined;
+    if ((channel === undefined || ts === undefined) && !byUnfurlId) return fail('invalid_arguments');
+    if (channel !== undefined && ts !== undefined) {
+      const message = world.findMessage(channel, ts);
+      if (message !== undefined) message.unfurls = { ...message.unfurls, ...unfurls };
+    }
+    return { ok: true };
+  },
+
+  'users.info': ({ world, args }) => {
+    const id = stringArg(args, 'user');
+    const user = id === undefined ? undefined : world.user(id);
+    return user === undefined ? fail('user_not_found') : { ok: true, user };
+  },
+
+  'users.lookupByEmail': ({ world, args }) => {
+    const email = stringArg(args, 'email');
+    const user = email === undefined ? undefined : world.userByEmail(email);
+    return user === undefined ? fail('users_not_found') : { ok: true, user };
+  },
+
+  'conversations.info': ({ world, args, installation }) => {
+    const id = stringArg(args, 'channel');
+    if (id === undefined) return fail('channel_not_found');
+    return { ok: true, channel: channelObject(world.channel(resolveChannel(world, id)), installation) };
+  },
+
+  'conversations.join': ({ world, args, installation }) => {
+    const id = stringArg(args, 'channel');
+    if (id === undefined) return fail('channel_not_found');
+    const channel = world.channel(id);
+    if (id.startsWith('D') || id.startsWith('G_') || channel.is_private) {
+      return fail('method_not_supported_for_channel_type');
+    }
+    const already = channel.is_member;
+    channel.is_member = true;
+    const response: ApiResponse = { ok: true, channel: channelObject(channel, installation) };
+    if (already) {
+      response.warning = 'already_in_channel';
+      response.response_metadata = { warnings: ['already_in_channel'] };
+    }
+    return response;
+  },
+
+  'conversations.open': ({ world, args, installation }) => {
+    const channelArg = stringArg(args, 'channel');
+    const users = (stringArg(args, 'users') ?? '')
+      .split(',')
+      .map((u) => u.trim())
+      .filter((u) => u.length > 0);
+    let id: string;
+    if (channelArg !== undefined) {
+      id = channelArg;
+    } else if (users.length === 0) {
+      return fail('users_list_not_supplied');
+    } else {
+      const unknown = users.find((u) => world.user(u) === undefined);
+      if (unknown !== undefined) return fail('user_not_found');
+      id = users.length === 1 ? `D_${users[0]}` : `G_${[...users].sort().join('_')}`;
+    }
+    const channel = world.channel(id);
+    const already = world.openDm(id);
+    const returnIm = stringArg(args, 'return_im') === 'true';
+    return {
+      ok: true,
+      ...(already ? { no_op: true, already_open: true } : {}),
+      channel: returnIm ? channelObject(channel, installation) : { id },
+    };
+  },
+
+  'conversations.replies': ({ world, args }) => {
+    const requested = stringArg(args, 'channel');
+    const ts = stringArg(args, 'ts');
+    if (requested === undefined) return fail('channel_not_found');
+    if (ts === undefined) return fail('thread_not_found');
+    const channel = resolveChannel(world, requested);
+    const parent = world.findMessage(channel, ts);
+    if (parent === undefined) return fail('thread_not_found');
+    const all = [parent, ...world.replies(channel, ts)];
+    const cursor = stringArg(args, 'cursor');
+    const from = cursor === undefined ? undefined : Buffer.from(cursor, 'base64').toString('utf8').slice(8);
+    const remaining = from === undefined ? all : all.filter((m) => compareTs(m.ts, from) >= 0);
+    const limit = Math.max(1, Number(stringArg(args, 'limit') ?? '1000') || 1000);
+    const page = remaining.slice(0, limit);
+    const next = remaining[limit];
+    return {
+      ok: true,
+      messages: page.map(messageObject),
+      has_more: next !== undefined,
+      response_metadata: {
+        next_cursor: next === undefined ? '' : Buffer.from(`next_ts:${next.ts}`).toString('base64'),
+      },
+    };
+  },
+
+  'views.open': (context) => openView(context, 'views.open'),
+
+  'views.push': (context) => openView(context, 'views.push'),
+
+  'views.update': ({ world, args, installation }) => {
+    const raw = recordArg(args, 'view');
+    if (raw === undefined) return fail('invalid_arguments');
+    const viewId = stringArg(args, 'view_id');
+    const externalId = stringArg(args, 'external_id');
+    let stored: StoredView | undefined;
+    if (viewId !== undefined) stored = world.views.byId.get(viewId);
+    else if (externalId !== undefined) {
+      stored = [...world.views.byId.values()].find((v) => v.view.external_id === externalId);
+    } else return fail('invalid_arguments');
+    if (stored === undefined) return fail('not_found');
+    const hash = stringArg(args, 'hash');
+    if (hash !== undefined && hash !== stored.view.hash) return fail('hash_conflict');
+    replaceView(stored, raw, installation);
+    return { ok: true, view: stored.view };
+  },
+
+  'views.publish': ({ world, args, installation }) => {
+    const userId = stringArg(args, 'user_id');
+    const raw = recordArg(args, 'view');
+    if (userId === undefined || raw === undefined) return fail('invalid_arguments');
+    const existing = world.views.home.get(userId);
+    const hash = stringArg(args, 'hash');
+    if (existing !== undefined) {
+      if (hash !== undefined && hash !== existing.view.hash) return fail('hash_conflict');
+      replaceView(existing, raw, installation);
+      return { ok: true, view: existing.view };
+    }
+    const id = nextId('V');
+    const stored: StoredView = {
+      view: buildView(raw, installation, id, null),
+      via: 'views.publish',
+      user_id: userId,
+      updates: 0,
+    };
+    world.views.byId.set(id, stored);
+    world.views.home.set(userId, stored);
+    return { ok: true, view: stored.view };
+  },
+
+  'oauth.v2.access': ({ world, args, installation }) => {
+    if (stringArg(args, 'code') !== OTHER_INSTALLATION.code) return fail('invalid_code');
+    world.issue(OTHER_INSTALLATION.accessToken, {
+      teamId: OTHER_INSTALLATION.teamId,
+      teamName: OTHER_INSTALLATION.teamName,
+      teamDomain: OTHER_INSTALLATION.teamDomain,
+      botUserId: OTHER_INSTALLATION.botUserId,
+      botId: OTHER_INSTALLATION.botId,
+      appId: installation.appId,
+    });
+    return {
+      ok: true,
+      app_id: installation.appId,
+      authed_user: { id: OTHER_INSTALLATION.authedUserId },
+      scope: OTHER_INSTALLATION.scope,
+      token_type: 'bot',
+      access_token: OTHER_INSTALLATION.accessToken,
+      bot_user_id: OTHER_INSTALLATION.botUserId,
+      team: { id: OTHER_INSTALLATION.teamId, name: OTHER_INSTALLATION.teamName },
+      enterprise: null,
+      is_enterprise_install: false,
+    };
+  },
+
+  'team.info': ({ world, args, installation }) => {
+    const teamId = stringArg(args, 'team') ?? installation.teamId;
+    const team = world.installations().find((i) => i.teamId === teamId);
+    if (team === undefined) return fail('team_not_found');
+    return {
+      ok: true,
+      team: {
+        id: team.teamId,
+        name: team.teamName,
+        domain: team.teamDomain,
+        email_domain: '',
+        icon: { image_default: true, image_68: `https://slack.example/team/${team.teamId}_68.png` },
+      },
+    };
+  },
+};
+
+/** Answers one Web API call, changing the world as Slack would. */
+export function handleMethod(method: string, context: MethodContext): ApiResponse {
+  const handler = Object.hasOwn(handlers, method) ? handlers[method] : undefined;
+  if (handler === undefined) return fail('unknown_method', { req_method: method });
+  return handler(context);
+}
+
+export const SUPPORTED_METHODS: readonly string[] = Object.keys(handlers);

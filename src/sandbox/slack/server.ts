@@ -1,0 +1,260 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { handleMethod } from './methods.ts';
+import { parseApiRequest, parseResponseUrlBody, readBody } from './request.ts';
+import type {
+  RecordedCall,
+  SlackStandIn,
+  SlackStandInOptions,
+  StoredMessage,
+  WaitForOptions,
+} from './types.ts';
+import { SlackWorld } from './world.ts';
+
+interface Answer {
+  status: number;
+  body: Record<string, unknown>;
+  headers?: Record<string, string>;
+}
+
+interface Waiter {
+  predicate: (call: RecordedCall) => boolean;
+  resolve: (call: RecordedCall) => void;
+  reject: (error: Error) => void;
+  timer: NodeJS.Timeout;
+}
+
+function send(res: ServerResponse, answer: Answer): void {
+  const body = JSON.stringify(answer.body);
+  res.writeHead(answer.status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(body),
+    ...answer.headers,
+  });
+  res.end(body);
+}
+
+function failureAnswer(error: string, retryAfterSec: number, notOkStatus: number): Answer {
+  if (error === 'ratelimited') {
+    return { status: 429, body: { ok: false, error }, headers: { 'retry-after': String(retryAfterSec) } };
+  }
+  return { status: notOkStatus, body: { ok: false, error } };
+}
+
+function describe(call: RecordedCall): string {
+  const error = call.response.ok === false ? ` → ${String(call.response.error)}` : '';
+  return `${call.method}${error}`;
+}
+
+/**
+ * Starts a local stand-in of the Slack Web API on `http://host:port/api/` (and response URLs on
+ * `/response/<id>`). Point a `WebClient` (or Bolt's `clientOptions.slackApiUrl`) at `url`.
+ */
+export async function startSlackStandIn(options: SlackStandInOptions = {}): Promise<SlackStandIn> {
+  const world = new SlackWorld(options);
+  const calls: RecordedCall[] = [];
+  const responseUrlCalls: RecordedCall[] = [];
+  const listeners = new Set<(call: RecordedCall) => void>();
+  const waiters = new Set<Waiter>();
+  // Every call in arrival order, Web API and response_url alike, for waitFor.
+  const all: RecordedCall[] = [];
+
+  const record = (call: RecordedCall, list: RecordedCall[]): void => {
+    list.push(call);
+    all.push(call);
+    for (const waiter of [...waiters]) {
+      let matches: boolean;
+      try {
+        matches = waiter.predicate(call);
+      } catch (error) {
+        waiters.delete(waiter);
+        clearTimeout(waiter.timer);
+        waiter.reject(error instanceof Error ? error : new Error(String(error)));
+        continue;
+      }
+      if (matches) {
+        waiters.delete(waiter);
+        clearTimeout(waiter.timer);
+        waiter.resolve(call);
+      }
+    }
+    for (const listener of [...listeners]) {
+      try {
+        listener(call);
+      } catch (error) {
+        // A faulty listener must not turn Slack's answer into a 500.
+        process.emitWarning(`Slack stand-in onCall listener threw: ${String(error)}`);
+      }
+    }
+  };
+
+  const handleApi = async (req: IncomingMessage, url: URL, method: string): Promise<Answer> => {
+    const at = Date.now();
+    const raw = await readBody(req);
+    let parsed: ReturnType<typeof parseApiRequest>;
+    try {
+      parsed = parseApiRequest(raw, req.headers['content-type'], url.searchParams, req.headers.authorization);
+    } catch {
+      const json = (req.headers['content-type'] ?? '').includes('json');
+      const answer: Answer = {
+        status: 200,
+        body: { ok: false, error: json ? 'invalid_json' : 'invalid_form_data' },
+      };
+      record({ method, args: { raw }, at, status: answer.status, response: answer.body }, calls);
+      return answer;
+    }
+    const failure = world.takeFailure(method);
+    const answer: Answer = failure
+      ? failureAnswer(failure.error, failure.retryAfterSec, 200)
+      : {
+          status: 200,
+          body: handleMethod(method, {
+            world,
+            args: parsed.args,
+            token: parsed.token,
+            installation: world.installationFor(parsed.token),
+          }),
+        };
+    record(
+      {
+        method,
+        args: parsed.args,
+        ...(parsed.token === undefined ? {} : { token: parsed.token }),
+        at,
+        status: answer.status,
+        response: answer.body,
+      },
+      calls,
+    );
+    return answer;
+  };
+
+  const handleResponseUrl = async (req: IncomingMessage, path: string): Promise<Answer> => {
+    const at = Date.now();
+    const raw = await readBody(req);
+    let args: Record<string, unknown>;
+    try {
+      args = parseResponseUrlBody(raw, req.headers['content-type']);
+    } catch {
+      args = { raw };
+    }
+    const failure = world.takeFailure('response_url');
+    const answer: Answer = failure
+      ? failureAnswer(
+          failure.error,
+          failure.retryAfterSec,
+          failure.error === 'expired_url' || failure.error === 'used_url' ? 404 : 400,
+        )
+      : { status: 200, body: { ok: true } };
+    record(
+      { method: 'response_url', args, path, at, status: answer.status, response: answer.body },
+      responseUrlCalls,
+    );
+    return answer;
+  };
+
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://stand-in.local');
+    const path = url.pathname;
+    let work: Promise<Answer>;
+    if (path.startsWith('/api/') && (req.method === 'POST' || req.method === 'GET')) {
+      work = handleApi(req, url, decodeURIComponent(path.slice('/api/'.length)));
+    } else if (path.startsWith('/response/') && req.method === 'POST') {
+      work = handleResponseUrl(req, path);
+    } else {
+      req.resume();
+      work = Promise.resolve({ status: 404, body: { ok: false, error: 'not_found' } });
+    }
+    work.then(
+      (answer) => send(res, answer),
+      (error: unknown) =>
+        send(res, { status: 500, body: { ok: false, error: 'internal_error', detail: String(error) } }),
+    );
+  });
+
+  const host = options.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+
+  return {
+    url: `${origin}/api/`,
+    origin,
+    calls,
+    responseUrlCalls,
+    messages: world.messages,
+    views: world.views,
+
+    responseUrl(id = randomUUID()) {
+      return `${origin}/response/${encodeURIComponent(id)}`;
+    },
+
+    waitFor(predicate, waitOptions: WaitForOptions = {}) {
+      let found: RecordedCall | undefined;
+      try {
+        found = all.find(predicate);
+      } catch (error) {
+        return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+      }
+      if (found !== undefined) return Promise.resolve(found);
+      const timeoutMs = waitOptions.timeoutMs ?? 5000;
+      return new Promise<RecordedCall>((resolve, reject) => {
+        const waiter: Waiter = {
+          predicate,
+          resolve,
+          reject,
+          timer: setTimeout(() => {
+            waiters.delete(waiter);
+            const seen = all.length === 0 ? '(none)' : all.map(describe).join(', ');
+            reject(
+              new Error(`Slack stand-in: no matching call within ${timeoutMs} ms; recorded calls: ${seen}`),
+            );
+          }, timeoutMs),
+        };
+        waiters.add(waiter);
+      });
+    },
+
+    onCall(listener) {
+      listeners.add(listener);
+      return () => {
+        listeners.delete(listener);
+      };
+    },
+
+    failNext(method, error, failOptions) {
+      world.failNext(method, error, failOptions);
+    },
+
+    seedMessage(channel, message): StoredMessage {
+      return world.addMessage({ channel, team: world.defaultInstallation.teamId, ...message });
+    },
+
+    reset() {
+      calls.length = 0;
+      responseUrlCalls.length = 0;
+      all.length = 0;
+      world.reset();
+    },
+
+    close() {
+      for (const waiter of waiters) {
+        clearTimeout(waiter.timer);
+        waiter.reject(new Error('Slack stand-in closed before a matching call arrived'));
+      }
+      waiters.clear();
+      listeners.clear();
+      return new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      });
+    },
+  };
+}

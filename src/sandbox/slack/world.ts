@@ -1,0 +1,207 @@
+import { nextTs } from './ids.ts';
+import type {
+  FailNextOptions,
+  SlackChannel,
+  SlackStandInOptions,
+  SlackUser,
+  StoredMessage,
+  StoredViews,
+} from './types.ts';
+import { defaultUsers } from './users.ts';
+
+/** Who a token speaks for: the default installation, or one issued by `oauth.v2.access`. */
+export interface Installation {
+  teamId: string;
+  teamName: string;
+  teamDomain: string;
+  botUserId: string;
+  botId: string;
+  appId: string;
+}
+
+interface PendingFailure {
+  error: string;
+  remaining: number;
+  retryAfterSec: number;
+}
+
+export interface Failure {
+  error: string;
+  retryAfterSec: number;
+}
+
+/** The stand-in's state: users, channels, messages, views, installations and scheduled failures. */
+export class SlackWorld {
+  readonly messages = new Map<string, StoredMessage[]>();
+  readonly views: StoredViews = { byId: new Map(), home: new Map() };
+  readonly defaultInstallation: Installation;
+  private readonly userSeed: SlackUser[];
+  private readonly channelSeed: SlackChannel[];
+  private readonly users = new Map<string, SlackUser>();
+  private readonly channels = new Map<string, SlackChannel>();
+  private readonly issued = new Map<string, Installation>();
+  private readonly openedDms = new Set<string>();
+  private readonly failures = new Map<string, PendingFailure[]>();
+
+  constructor(options: SlackStandInOptions) {
+    const teamId = options.teamId ?? 'T_LOCAL';
+    this.defaultInstallation = {
+      teamId,
+      teamName: options.teamName ?? 'Local Workspace',
+      teamDomain: 'local',
+      botUserId: options.botUserId ?? 'U_BOT',
+      botId: options.botId ?? 'B_LOCAL',
+      appId: options.appId ?? 'A_LOCAL',
+    };
+    this.userSeed = options.users ?? defaultUsers(teamId);
+    this.channelSeed = options.channels ?? [];
+    this.reset();
+  }
+
+  reset(): void {
+    this.messages.clear();
+    this.views.byId.clear();
+    this.views.home.clear();
+    this.issued.clear();
+    this.openedDms.clear();
+    this.failures.clear();
+    this.users.clear();
+    for (const user of this.userSeed) this.users.set(user.id, structuredClone(user));
+    this.channels.clear();
+    for (const channel of this.channelSeed) this.channels.set(channel.id, { ...channel });
+  }
+
+  installationFor(token: string | undefined): Installation {
+    return (token === undefined ? undefined : this.issued.get(token)) ?? this.defaultInstallation;
+  }
+
+  issue(token: string, installation: Installation): void {
+    this.issued.set(token, installation);
+  }
+
+  installations(): Installation[] {
+    return [this.defaultInstallation, ...this.issued.values()];
+  }
+
+  user(id: string): SlackUser | undefined {
+    return this.users.get(id);
+  }
+
+  userByEmail(email: string): SlackUser | undefined {
+    const wanted = email.toLowerCase();
+    for (const user of this.users.values()) {
+      if (user.profile.email?.toLowerCase() === wanted) return user;
+    }
+    return undefined;
+  }
+
+  /** A channel by id; ids never seeded are synthesised (public, bot a member). */
+  channel(id: string): SlackChannel {
+    let channel = this.channels.get(id);
+    if (channel === undefined) {
+      channel = {
+        id,
+        name: id.startsWith('D') ? id : `channel-${id.toLowerCase()}`,
+        is_private: id.startsWith('G'),
+        is_member: true,
+      };
+      this.channels.set(id, channel);
+    }
+    return channel;
+  }
+
+  /** Marks a DM as opened; true if it was already open. */
+  openDm(id: string): boolean {
+    const already = this.openedDms.has(id);
+    this.openedDms.add(id);
+    return already;
+  }
+
+  channelMessages(channel: string): StoredMessage[] {
+    let list = this.messages.get(channel);
+    if (list === undefined) {
+      list = [];
+      this.messages.set(channel, list);
+    }
+    return list;
+  }
+
+  /** A message everyone sees (ephemeral messages cannot be addressed by `ts`). */
+  findMessage(channel: string, ts: string): StoredMessage | undefined {
+    return this.messages.get(channel)?.find((m) => m.ts === ts && m.ephemeralFor === undefined);
+  }
+
+  addMessage(message: Omit<StoredMessage, 'type' | 'ts'> & { ts?: string }): StoredMessage {
+    const stored: StoredMessage = { type: 'message', ...message, ts: message.ts ?? nextTs() };
+    this.channelMessages(stored.channel).push(stored);
+    if (
+      stored.thread_ts !== undefined &&
+      stored.thread_ts !== stored.ts &&
+      stored.ephemeralFor === undefined
+    ) {
+      const parent = this.findMessage(stored.channel, stored.thread_ts);
+      if (parent !== undefined) {
+        parent.thread_ts ??= parent.ts;
+        parent.reply_count = (parent.reply_count ?? 0) + 1;
+        parent.latest_reply = stored.ts;
+        const author = stored.user ?? stored.bot_id;
+        if (author !== undefined && !(parent.reply_users ?? []).includes(author)) {
+          parent.reply_users = [...(parent.reply_users ?? []), author];
+        }
+      }
+    }
+    return stored;
+  }
+
+  removeMessage(message: StoredMessage): void {
+    const list = this.messages.get(message.channel);
+    if (list === undefined) return;
+    const index = list.indexOf(message);
+    if (index >= 0) list.splice(index, 1);
+    if (message.thread_ts !== undefined && message.thread_ts !== message.ts) {
+      const parent = this.findMessage(message.channel, message.thread_ts);
+      if (parent?.reply_count !== undefined) {
+        parent.reply_count = Math.max(0, parent.reply_count - 1);
+        const replies = this.replies(message.channel, parent.ts);
+        parent.latest_reply = replies.at(-1)?.ts ?? parent.ts;
+      }
+    }
+  }
+
+  /** Replies of a thread (parent excluded), in `ts` order. */
+  replies(channel: string, threadTs: string): StoredMessage[] {
+    return (this.messages.get(channel) ?? [])
+      .filter((m) => m.thread_ts === threadTs && m.ts !== threadTs && m.ephemeralFor === undefined)
+      .sort((a, b) => compareTs(a.ts, b.ts));
+  }
+
+  failNext(method: string, error: string, options: FailNextOptions = {}): void {
+    const list = this.failures.get(method) ?? [];
+    list.push({
+      error,
+      remaining: Math.max(1, options.times ?? 1),
+      retryAfterSec: options.retryAfterSec ?? 1,
+    });
+    this.failures.set(method, list);
+  }
+
+  /** The failure scheduled for this call of `method`, if any (consumes it). */
+  takeFailure(method: string): Failure | undefined {
+    const list = this.failures.get(method);
+    const head = list?.[0];
+    if (list === undefined || head === undefined) return undefined;
+    head.remaining -= 1;
+    if (head.remaining <= 0) list.shift();
+    if (list.length === 0) this.failures.delete(method);
+    return { error: head.error, retryAfterSec: head.retryAfterSec };
+  }
+}
+
+/** Orders Slack timestamps (`'1700000000.000100'`) numerically. */
+export function compareTs(a: string, b: string): number {
+  const [aSec = '0', aFrac = ''] = a.split('.');
+  const [bSec = '0', bFrac = ''] = b.split('.');
+  const bySeconds = Number(aSec) - Number(bSec);
+  if (bySeconds !== 0) return bySeconds;
+  return Number(aFrac.padEnd(6, '0')) - Number(bFrac.padEnd(6, '0'));
+}

@@ -1,0 +1,4 @@
+import type { App } from '@slack/bolt';
+import type { ListenerDeps } from '../../app.ts';
+
+export function registerActions(_app: App, _deps: ListenerDeps): void {}

@@ -1,0 +1,49 @@
+/**
+ * Redis connections. Two kinds, as BullMQ needs them:
+ * - producers (the web role, the store) fail fast while Redis is away, so Slack hears
+ *   "try again" instead of waiting on a timeout;
+ * - workers block on Redis and must never give up a command (`maxRetriesPerRequest: null`).
+ */
+import { Redis, type RedisOptions } from 'ioredis';
+
+export type { Redis };
+
+export type ConnectionRole = 'producer' | 'worker';
+
+export function redisOptions(role: ConnectionRole): RedisOptions {
+  const common: RedisOptions = {
+    lazyConnect: false,
+    connectTimeout: 2000,
+    retryStrategy: (times) => Math.min(100 * 2 ** Math.min(times, 6), 2000),
+  };
+  return role === 'producer'
+    ? { ...common, enableOfflineQueue: false, maxRetriesPerRequest: 1 }
+    : { ...common, maxRetriesPerRequest: null };
+}
+
+export function connectRedis(url: string, role: ConnectionRole): Redis {
+  const redis = new Redis(url, redisOptions(role));
+  // Errors are reported by the commands that fail; a listener keeps ioredis from logging them loudly.
+  redis.on('error', () => {});
+  return redis;
+}
+
+/** Resolves once the connection is ready, or rejects after `timeoutMs`. */
+export async function whenReady(redis: Redis, timeoutMs = 3000): Promise<void> {
+  if (redis.status === 'ready') return;
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      cleanup();
+      reject(new Error(`Redis did not answer within ${timeoutMs} ms`));
+    }, timeoutMs);
+    const onReady = () => {
+      cleanup();
+      resolve();
+    };
+    const cleanup = () => {
+      clearTimeout(timer);
+      redis.off('ready', onReady);
+    };
+    redis.on('ready', onReady);
+  });
+}

@@ -1,0 +1,96 @@
+/** Test helpers: plain fetch against a running emulator, and a manual clock. */
+import type { Emulator } from '../../../src/sandbox/emulator/index.ts';
+
+export interface Answer {
+  status: number;
+  headers: Headers;
+  text: string;
+  /** Parsed JSON body; undefined when the body is not JSON. */
+  json: unknown;
+}
+
+export interface CallOptions {
+  query?: Record<string, string | number>;
+  body?: unknown;
+  /** A raw body sent as is (with `contentType`, if given). */
+  rawBody?: string;
+  contentType?: string | null;
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+  /** API key; `null` sends no Authorization header. Default: the emulator's first key. */
+  key?: string | null;
+}
+
+export async function call(
+  emu: Emulator,
+  method: string,
+  path: string,
+  options: CallOptions = {},
+): Promise<Answer> {
+  const url = new URL(emu.url + path);
+  for (const [name, value] of Object.entries(options.query ?? {})) url.searchParams.set(name, String(value));
+  const headers: Record<string, string> = { ...(options.headers ?? {}) };
+  const key = options.key === undefined ? emu.apiKey : options.key;
+  if (key !== null) headers.authorization = `Bearer ${key}`;
+  let body: string | undefined;
+  if (options.rawBody !== undefined) body = options.rawBody;
+  else if (options.body !== undefined) body = JSON.stringify(options.body);
+  if (body !== undefined && options.contentType !== null) {
+    headers['content-type'] = options.contentType ?? 'application/json';
+  }
+  const response = await fetch(url, {
+    method,
+    headers,
+    ...(body === undefined ? {} : { body }),
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+  });
+  const text = await response.text();
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: response.status, headers: response.headers, text, json };
+}
+
+export const get = (emu: Emulator, path: string, options?: CallOptions) => call(emu, 'GET', path, options);
+export const post = (emu: Emulator, path: string, body: unknown, options?: CallOptions) =>
+  call(emu, 'POST', path, { ...options, body });
+export const del = (emu: Emulator, path: string, options?: CallOptions) => call(emu, 'DELETE', path, options);
+
+/** A clock that only moves when told to. */
+export function manualClock(start = '2025-03-03T09:00:00.000Z') {
+  let current = Date.parse(start);
+  return {
+    now: () => new Date(current),
+    tick: (ms = 1_000) => {
+      current += ms;
+    },
+  };
+}
+
+/** The message of an `{ message }` error body. */
+export function messageOf(answer: Answer): string {
+  const json = answer.json;
+  if (json !== null && typeof json === 'object' && 'message' in json && typeof json.message === 'string') {
+    return json.message;
+  }
+  throw new Error(`no message in ${answer.status} ${answer.text}`);
+}
+
+export function memberIdByEmail(emu: Emulator, email: string, apiKey?: string): string {
+  for (const member of emu.org(apiKey).members.values()) if (member.user.email === email) return member.id;
+  throw new Error(`no member ${email}`);
+}
+
+export function channelIdByName(emu: Emulator, name: string, apiKey?: string): string {
+  for (const channel of emu.org(apiKey).channels.values()) if (channel.name === name) return channel.id;
+  throw new Error(`no channel ${name}`);
+}
+
+export function firstThreadId(emu: Emulator): string {
+  const thread = emu.org().threads.values().next();
+  if (thread.done) throw new Error('no thread');
+  return thread.value.id;
+}

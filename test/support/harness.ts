@@ -1,0 +1,191 @@
+/**
+ * The integration harness: the real bot (Bolt HTTP endpoint + BullMQ worker + collab client)
+ * wired to the emulator, the local Slack stand-in and the real Redis on 127.0.0.1:6379,
+ * under a key prefix of its own that is wiped at the end.
+ *
+ * Tests drive it only through public seams: signed HTTP requests in; Slack calls recorded by
+ * the stand-in and API requests recorded by the emulator out. They wait on events (a job
+ * finishing, a Slack call arriving), never on sleeps.
+ */
+import { randomBytes } from 'node:crypto';
+import { type Job, QueueEvents } from 'bullmq';
+import { loadConfig } from '../../src/config.ts';
+import { createLogger } from '../../src/logger.ts';
+import { type RunningBot, startBot } from '../../src/runtime.ts';
+import { type Emulator, startEmulator } from '../../src/sandbox/emulator/index.ts';
+import {
+  eventBody,
+  interactionBody,
+  type RecordedCall,
+  type SlackStandIn,
+  slashCommandBody,
+  startSlackStandIn,
+} from '../../src/sandbox/slack/index.ts';
+import { connectRedis } from '../../src/store/redis.ts';
+import { type BoltResponse, postToBolt } from './slack-client.ts';
+
+export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+export const TEAM = 'T_LOCAL';
+export const ADA = 'U_ADA';
+export const GRACE = 'U_GRACE';
+export const SLACK_CHANNEL = 'C_GENERAL';
+
+export interface HarnessOptions {
+  /** extra environment for loadConfig (e.g. JOB_ATTEMPTS) */
+  env?: Record<string, string>;
+  /** start the worker (default true); false runs the web role alone */
+  worker?: boolean;
+}
+
+export interface Harness {
+  emulator: Emulator;
+  slack: SlackStandIn;
+  bot: RunningBot;
+  baseUrl: string;
+  signingSecret: string;
+  prefix: string;
+  queueEvents: QueueEvents;
+  /** a signed slash command; answers Bolt's HTTP response */
+  command(
+    text: string,
+    options?: { user?: string; channel?: string; triggerId?: string },
+  ): Promise<BoltResponse>;
+  /** a signed interactivity payload (block_actions, view_submission, shortcuts, block_suggestion) */
+  interact(payload: object): Promise<BoltResponse>;
+  /** a signed Events API envelope around `event` */
+  event(
+    event: Record<string, unknown>,
+    options?: { eventId?: string; retryNum?: number },
+  ): Promise<BoltResponse>;
+  /** resolves when the job with this id completes or fails, with its final state */
+  settled(jobId: string): Promise<'completed' | 'failed'>;
+  /** resolves when the next job of this operation settles */
+  nextSettled(operation: string): Promise<{ job: Job; state: 'completed' | 'failed' }>;
+  /** the first Slack call matching, already made or future */
+  slackCall(predicate: (call: RecordedCall) => boolean): Promise<RecordedCall>;
+  close(): Promise<void>;
+}
+
+export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
+  const prefix = `test-${randomBytes(6).toString('hex')}`;
+  const signingSecret = `test-signing-${randomBytes(8).toString('hex')}`;
+  const emulator = await startEmulator();
+  const slack = await startSlackStandIn();
+  const config = loadConfig({
+    SLACK_SIGNING_SECRET: signingSecret,
+    SLACK_BOT_TOKEN: 'xoxb-test-harness',
+    SLACK_BOT_USER_ID: 'U_BOT',
+    SLACK_API_URL: slack.url,
+    COLLAB_API_URL: emulator.url,
+    COLLAB_API_KEY: emulator.apiKey,
+    COLLAB_TIMEOUT_MS: '2000',
+    REDIS_URL,
+    QUEUE_PREFIX: prefix,
+    PORT: '0',
+    ROLE: options.worker === false ? 'web' : 'all',
+    JOB_BACKOFF_MS: '50',
+    JOB_ATTEMPTS: '4',
+    LOG_LEVEL: 'silent',
+    ...options.env,
+  });
+  const logger = createLogger({ level: config.logLevel });
+  const bot = await startBot(config, logger);
+  const baseUrl = `http://127.0.0.1:${bot.port}`;
+  const queueEvents = new QueueEvents('operations', {
+    connection: connectRedis(REDIS_URL, 'worker'),
+    prefix,
+  });
+  await queueEvents.waitUntilReady();
+
+  const settled = (jobId: string) =>
+    new Promise<'completed' | 'failed'>((resolve) => {
+      const onCompleted = ({ jobId: id }: { jobId: string }) => id === jobId && done('completed');
+      const onFailed = ({ jobId: id }: { jobId: string }) => id === jobId && done('failed');
+      const done = (state: 'completed' | 'failed') => {
+        queueEvents.off('completed', onCompleted);
+        queueEvents.off('failed', onFailed);
+        resolve(state);
+      };
+      queueEvents.on('completed', onCompleted);
+      queueEvents.on('failed', onFailed);
+      // The job may have settled before we listened.
+      void bot.queue.queue.getJob(jobId).then(async (job) => {
+        if (!job) return;
+        const state = await job.getState();
+        if (state === 'completed' || state === 'failed') done(state);
+      });
+    });
+
+  const nextSettled = (operation: string) =>
+    new Promise<{ job: Job; state: 'completed' | 'failed' }>((resolve) => {
+      const check = async ({ jobId }: { jobId: string }, state: 'completed' | 'failed') => {
+        const job = await bot.queue.queue.getJob(jobId);
+        if (job?.name !== operation) return;
+        queueEvents.off('completed', onCompleted);
+        queueEvents.off('failed', onFailed);
+        resolve({ job, state });
+      };
+      const onCompleted = (e: { jobId: string }) => void check(e, 'completed');
+      const onFailed = (e: { jobId: string }) => void check(e, 'failed');
+      queueEvents.on('completed', onCompleted);
+      queueEvents.on('failed', onFailed);
+    });
+
+  let triggers = 0;
+  return {
+    emulator,
+    slack,
+    bot,
+    baseUrl,
+    signingSecret,
+    prefix,
+    queueEvents,
+    command(text, opts = {}) {
+      triggers += 1;
+      const body = slashCommandBody({
+        command: config.slack.slashCommand,
+        text,
+        user_id: opts.user ?? ADA,
+        user_name: 'ada',
+        channel_id: opts.channel ?? SLACK_CHANNEL,
+        channel_name: 'general',
+        team_id: TEAM,
+        response_url: slack.responseUrl(`cmd-${triggers}`),
+        trigger_id: opts.triggerId ?? `trigger-${prefix}-${triggers}`,
+      });
+      return postToBolt(baseUrl, signingSecret, 'command', body);
+    },
+    interact(payload) {
+      return postToBolt(baseUrl, signingSecret, 'interaction', interactionBody(payload));
+    },
+    event(event, opts = {}) {
+      const body = eventBody(event as { type: string }, {
+        team_id: TEAM,
+        ...(opts.eventId ? { event_id: opts.eventId } : {}),
+      });
+      const headers: Record<string, string> =
+        opts.retryNum === undefined
+          ? {}
+          : { 'x-slack-retry-num': String(opts.retryNum), 'x-slack-retry-reason': 'http_timeout' };
+      return postToBolt(baseUrl, signingSecret, 'event', body, headers);
+    },
+    settled,
+    nextSettled,
+    slackCall: (predicate) => slack.waitFor(predicate),
+    async close() {
+      await bot.stop();
+      await queueEvents.close();
+      const redis = connectRedis(REDIS_URL, 'producer');
+      await redis.ping().catch(() => {});
+      let cursor = '0';
+      do {
+        const [next, found] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 500);
+        cursor = next;
+        if (found.length > 0) await redis.del(...found);
+      } while (cursor !== '0');
+      redis.disconnect();
+      await emulator.close();
+      await slack.close();
+    },
+  };
+}
