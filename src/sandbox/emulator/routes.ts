@@ -72,25 +72,27 @@ function param(ctx: ApiContext, name: string): string {
 
 const time = (iso: string): number => Date.parse(iso);
 
-function listOf<T, K extends string, W>(
-  ctx: ApiContext,
-  list: string,
-  items: readonly T[],
-  sortKeys: readonly K[],
-  defaultKey: K,
-  value: (item: T, key: K) => SortValue,
-  id: (item: T) => string,
-  present: (item: T) => W,
-): ApiResult {
-  const query = parseListQuery(ctx.query, ctx.names, sortKeys, defaultKey);
+interface ListSpec<T, K extends string, W> {
+  /** Names the list in cursor signatures. */
+  list: string;
+  items: readonly T[];
+  sortKeys: readonly K[];
+  defaultSortKey: K;
+  value: (item: T, key: K) => SortValue;
+  id: (item: T) => string;
+  present: (item: T) => W;
+}
+
+function listOf<T, K extends string, W>(ctx: ApiContext, spec: ListSpec<T, K, W>): ApiResult {
+  const query = parseListQuery(ctx.query, ctx.names, spec.sortKeys, spec.defaultSortKey);
   const ordering: Ordering<T> = {
     direction: query.direction,
-    signature: `${list}:${query.sortKey}:${query.direction}`,
-    value: (item) => value(item, query.sortKey),
-    id,
+    signature: `${spec.list}:${query.sortKey}:${query.direction}`,
+    value: (item) => spec.value(item, query.sortKey),
+    id: spec.id,
   };
-  const page = paginate(items, ordering, query);
-  const envelope: ListEnvelope<W> = { ...page, data: page.data.map(present) };
+  const page = paginate(spec.items, ordering, query);
+  const envelope: ListEnvelope<W> = { ...page, data: page.data.map(spec.present) };
   return ok(envelope);
 }
 
@@ -109,17 +111,16 @@ const listPosts: ApiHandler = (ctx) => {
   const posts = [...ctx.org.posts.values()].filter(
     (post) => channelId === null || post.channel_id === channelId,
   );
-  return listOf(
-    ctx,
-    'posts',
-    posts,
-    POST_SORT_KEYS,
-    DEFAULT_SORT_KEYS.posts,
+  return listOf(ctx, {
+    list: 'posts',
+    items: posts,
+    sortKeys: POST_SORT_KEYS,
+    defaultSortKey: DEFAULT_SORT_KEYS.posts,
     // `published_at` is the post's creation time.
-    (post, key) => time(key === 'last_activity_at' ? post.last_activity_at : post.created_at),
-    (post) => post.id,
-    (post) => presentPost(ctx.org, post),
-  );
+    value: (post, key) => time(key === 'last_activity_at' ? post.last_activity_at : post.created_at),
+    id: (post) => post.id,
+    present: (post) => presentPost(ctx.org, post),
+  });
 };
 
 const getPost: ApiHandler = (ctx) => ok(presentPost(ctx.org, ctx.org.postOr404(param(ctx, 'id'))));
@@ -158,16 +159,15 @@ const createMessage: ApiHandler = (ctx) => {
 const listMessages: ApiHandler = (ctx) => {
   const thread = ctx.org.threadOr404(param(ctx, 'thread_id'));
   const messages = [...ctx.org.messages.values()].filter((message) => message.thread_id === thread.id);
-  return listOf(
-    ctx,
-    'messages',
-    messages,
-    MESSAGE_SORT_KEYS,
-    DEFAULT_SORT_KEYS.messages,
-    (message) => time(message.created_at),
-    (message) => message.id,
-    presentMessage,
-  );
+  return listOf(ctx, {
+    list: 'messages',
+    items: messages,
+    sortKeys: MESSAGE_SORT_KEYS,
+    defaultSortKey: DEFAULT_SORT_KEYS.messages,
+    value: (message) => time(message.created_at),
+    id: (message) => message.id,
+    present: presentMessage,
+  });
 };
 
 // ---- members and channels ----
@@ -199,16 +199,15 @@ const listMembers: ApiHandler = (ctx) => {
         member.user.display_name.toLowerCase().includes(search) ||
         member.user.email.toLowerCase().includes(search)),
   );
-  return listOf(
-    ctx,
-    'members',
-    members,
-    MEMBER_SORT_KEYS,
-    DEFAULT_SORT_KEYS.members,
-    (member, key) => time(key === 'last_seen_at' ? member.last_seen_at : member.created_at),
-    (member) => member.id,
-    presentMember,
-  );
+  return listOf(ctx, {
+    list: 'members',
+    items: members,
+    sortKeys: MEMBER_SORT_KEYS,
+    defaultSortKey: DEFAULT_SORT_KEYS.members,
+    value: (member, key) => time(key === 'last_seen_at' ? member.last_seen_at : member.created_at),
+    id: (member) => member.id,
+    present: presentMember,
+  });
 };
 
 /** Channels: the name filter is a case-insensitive substring; a channel's last activity is its latest post's. */
@@ -217,19 +216,18 @@ const listChannels: ApiHandler = (ctx) => {
   const channels = [...ctx.org.channels.values()].filter(
     (channel) => name === undefined || channel.name.toLowerCase().includes(name),
   );
-  return listOf(
-    ctx,
-    'channels',
-    channels,
-    CHANNEL_SORT_KEYS,
-    DEFAULT_SORT_KEYS.channels,
-    (channel, key) => {
+  return listOf(ctx, {
+    list: 'channels',
+    items: channels,
+    sortKeys: CHANNEL_SORT_KEYS,
+    defaultSortKey: DEFAULT_SORT_KEYS.channels,
+    value: (channel, key) => {
       if (key === 'name') return channel.name.toLowerCase();
       return time(key === 'last_activity_at' ? ctx.org.channelLastActivity(channel.id) : channel.created_at);
     },
-    (channel) => channel.id,
-    presentChannel,
-  );
+    id: (channel) => channel.id,
+    present: presentChannel,
+  });
 };
 
 export const API_ROUTES: readonly RouteDefinition<ApiHandler>[] = [

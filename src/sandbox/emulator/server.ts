@@ -27,6 +27,8 @@ import { OrgState } from './state.ts';
 import type { Emulator, EmulatorEventMap, EmulatorOptions, ReceivedRequest } from './types.ts';
 
 const CONTROL_PREFIX = '/_emulator';
+/** `received` keeps the latest requests only, so a long sandbox run does not grow forever. */
+export const MAX_RECEIVED = 10_000;
 
 /** A fresh, obviously fake key for local runs: `emu_local_key_` + random hex. */
 export function generateApiKey(): string {
@@ -111,6 +113,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       route,
     };
     received.push(request);
+    if (received.length > MAX_RECEIVED) received.splice(0, received.length - MAX_RECEIVED);
     events.emit('request', request);
 
     const decision = faults.take(route, `${method} ${path}`);

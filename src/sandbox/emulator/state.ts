@@ -293,7 +293,7 @@ export class OrgState {
       const member = this.members.get(id);
       return member !== undefined && !member.is_deactivated;
     });
-    if (memberIds.length === (creatorMemberId === undefined ? 0 : 1)) {
+    if (memberIds.length <= (creatorMemberId === undefined ? 0 : 1)) {
       throw unprocessable('member_ids: no active member of this organization');
     }
     const stamp = at.toISOString();

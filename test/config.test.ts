@@ -1,0 +1,67 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { CONFIG_DOCS, ConfigError, loadConfig } from '../src/config.ts';
+
+const complete = {
+  SLACK_SIGNING_SECRET: 'test-signing',
+  SLACK_BOT_TOKEN: 'xoxb-test-config',
+  COLLAB_API_URL: 'https://collab.example.com',
+  COLLAB_API_KEY: 'test-key',
+};
+
+describe('configuration', () => {
+  it('names every missing variable at once', () => {
+    try {
+      loadConfig({});
+      expect.unreachable('an empty environment must not load');
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      const message = (error as ConfigError).message;
+      for (const name of ['SLACK_BOT_TOKEN', 'SLACK_SIGNING_SECRET', 'COLLAB_API_URL', 'COLLAB_API_KEY']) {
+        expect(message).toContain(name);
+      }
+    }
+  });
+
+  it('applies the documented defaults', () => {
+    const config = loadConfig(complete);
+    expect(config.role).toBe('all');
+    expect(config.port).toBe(3000);
+    expect(config.redisUrl).toBe('redis://127.0.0.1:6379');
+    expect(config.slack.slashCommand).toBe('/collab');
+    expect(config.worker).toEqual({ concurrency: 16, attempts: 6, backoffMs: 1000 });
+  });
+
+  it('needs no signing secret in Socket Mode', () => {
+    const { SLACK_SIGNING_SECRET: _, ...rest } = complete;
+    const config = loadConfig({ ...rest, SLACK_APP_TOKEN: 'xapp-test' });
+    expect(config.slack.appToken).toBe('xapp-test');
+  });
+
+  it('rejects malformed values with the variable named', () => {
+    expect(() => loadConfig({ ...complete, PORT: 'eighty' })).toThrow(/PORT/);
+    expect(() => loadConfig({ ...complete, ROLE: 'both' })).toThrow(/ROLE/);
+    expect(() => loadConfig({ ...complete, COLLAB_QUERY_NAMES: '{oops' })).toThrow(/COLLAB_QUERY_NAMES/);
+    expect(() => loadConfig({ ...complete, SLASH_COMMAND: 'collab' })).toThrow(/SLASH_COMMAND/);
+  });
+
+  it('takes query name overrides as JSON', () => {
+    const config = loadConfig({ ...complete, COLLAB_QUERY_NAMES: '{"pageSize":"per_page"}' });
+    expect(config.collab.queryNames).toEqual({ pageSize: 'per_page' });
+  });
+
+  it('never puts a secret value in its errors', () => {
+    try {
+      loadConfig({ SLACK_BOT_TOKEN: 'xoxb-test-secret-value', PORT: 'x' });
+    } catch (error) {
+      expect(String(error)).not.toContain('xoxb-test-secret-value');
+    }
+  });
+
+  it('is documented in the README, variable by variable', () => {
+    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    for (const [name, words] of Object.entries(CONFIG_DOCS)) {
+      expect(readme, name).toContain(`| \`${name}\` | ${words} |`);
+    }
+  });
+});
