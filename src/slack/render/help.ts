@@ -1,0 +1,155 @@
+/**
+ * The help message: the slash command's grammar, one example each, the message shortcuts and
+ * the card buttons. The grammar is the contract the command listeners implement.
+ */
+import type { KnownBlock } from '@slack/types';
+import { LIMITS, md, plain } from './limits.ts';
+import { escapeMrkdwn } from './text.ts';
+
+export interface HelpEntry {
+  /** The subcommand as typed (first word after the command). */
+  name: string;
+  /** Syntax after the command, e.g. `post [#channel] <title> [| <content>]`. */
+  syntax: string;
+  description: string;
+  example?: string;
+}
+
+export interface HelpGroup {
+  title: string;
+  entries: HelpEntry[];
+}
+
+export const HELP_GROUPS: readonly HelpGroup[] = [
+  {
+    title: ':memo: Posts',
+    entries: [
+      { name: 'post', syntax: 'post', description: 'open a form to write a post' },
+      {
+        name: 'post',
+        syntax: 'post [#channel] <title> [| <content>]',
+        description: 'post directly (to #channel, or the channel linked here)',
+        example: 'post #engineering Ship 2.3 | Release notes are in the doc',
+      },
+      {
+        name: 'resolve',
+        syntax: 'resolve <post> [message]',
+        description: 'resolve a post (id or url)',
+        example: 'resolve 1042 Shipped in 2.3',
+      },
+      {
+        name: 'unresolve',
+        syntax: 'unresolve <post>',
+        description: 'reopen it (alias: reopen)',
+        example: 'reopen 1042',
+      },
+      {
+        name: 'reply',
+        syntax: 'reply <post> [parent:<comment>] <text>',
+        description: 'comment on a post',
+        example: 'reply 1042 parent:77 Agreed, let us ship it',
+      },
+    ],
+  },
+  {
+    title: ':speech_balloon: Messages',
+    entries: [
+      {
+        name: 'dm',
+        syntax: 'dm @someone [@other …] <text>',
+        description: 'message people through a chat thread',
+        example: 'dm @ada @grace Can you review the draft today?',
+      },
+      {
+        name: 'dm',
+        syntax: 'dm <thread> <text>',
+        description: 'message an existing thread',
+        example: 'dm 5531 Draft is ready',
+      },
+      {
+        name: 'thread',
+        syntax: 'thread <thread>',
+        description: "show a thread's messages",
+        example: 'thread 5531',
+      },
+    ],
+  },
+  {
+    title: ':mag: Browse',
+    entries: [
+      {
+        name: 'posts',
+        syntax: 'posts [#channel] [unresolved]',
+        description: 'list posts',
+        example: 'posts #engineering unresolved',
+      },
+      { name: 'channels', syntax: 'channels [name]', description: 'list channels', example: 'channels eng' },
+      {
+        name: 'members',
+        syntax: 'members [query] [role:admin,guest]',
+        description: 'list members',
+        example: 'members ada role:admin',
+      },
+    ],
+  },
+  {
+    title: ':link: Link this Slack channel',
+    entries: [
+      {
+        name: 'link',
+        syntax: 'link #channel [with replies]',
+        description:
+          'link this Slack channel to a collaboration channel (replies in card threads become comments)',
+        example: 'link #engineering with replies',
+      },
+      { name: 'unlink', syntax: 'unlink', description: 'remove the link' },
+      { name: 'help', syntax: 'help', description: 'this help' },
+    ],
+  },
+];
+
+/** Every subcommand the grammar knows, aliases included. */
+export const HELP_SUBCOMMANDS: readonly string[] = [
+  ...new Set([...HELP_GROUPS.flatMap((g) => g.entries.map((e) => e.name)), 'reopen']),
+];
+
+const SHORTCUTS_TEXT = [
+  '*:zap: Message shortcuts* (the ⋮ menu of a message)',
+  '• *Create post from message*: turns a Slack message into a post, with a link back to Slack',
+  '• *Comment on post*: comments on the post a card or a card thread shows',
+  '• *Resolve post*: resolves that post; on a reply that became a comment, that comment resolves it',
+].join('\n');
+
+const BUTTONS_TEXT = [
+  '*:card_index: Post cards*',
+  '• *Resolve* / *Reopen*: changes the post’s state',
+  '• *Comment*: opens a form to comment',
+  '• *Open*: opens the post in the collaboration service',
+].join('\n');
+
+export function helpMessage(command: string): { text: string; blocks: KnownBlock[] } {
+  const cmd = escapeMrkdwn(command.trim() || '/collab');
+  const blocks: KnownBlock[] = [
+    { type: 'header', text: plain(`${command.trim() || '/collab'} help`, LIMITS.headerText) },
+    {
+      type: 'context',
+      elements: [md('`&lt;…&gt;` is required, `[…]` is optional. A post or thread is its id or its url.')],
+    },
+  ];
+  for (const group of HELP_GROUPS) {
+    const lines = group.entries.map((entry) => {
+      const example = entry.example ? `\n      _e.g._ \`${cmd} ${escapeMrkdwn(entry.example)}\`` : '';
+      return `\`${cmd} ${escapeMrkdwn(entry.syntax)}\`  ${escapeMrkdwn(entry.description)}${example}`;
+    });
+    blocks.push({ type: 'divider' }, { type: 'section', text: md(`*${group.title}*\n${lines.join('\n')}`) });
+  }
+  blocks.push(
+    { type: 'divider' },
+    { type: 'section', text: md(SHORTCUTS_TEXT) },
+    { type: 'section', text: md(BUTTONS_TEXT) },
+  );
+  return {
+    text: `How to use ${cmd}: ${cmd} post, resolve, reply, dm, posts, channels, members, link, help`,
+    blocks,
+  };
+}

@@ -1,0 +1,130 @@
+/**
+ * Small text helpers shared by the renderers: Slack's escaping, safe links, cutting text at a
+ * word boundary. Pure, never throws.
+ */
+
+/** Private-use sentinels the converters use as placeholders; stripped from every input first. */
+export const SENTINEL_OPEN = '\uE000';
+export const SENTINEL_CLOSE = '\uE001';
+export const INDENT_MARK = '\uE002';
+const SENTINELS = /[\uE000-\uE002]/g;
+/** C0 controls except tab and newline, DEL and C1 controls: garbage that Slack shows as boxes. */
+const CONTROL = /[\p{Cc}]/gu;
+
+/** Removes our sentinels, carriage returns and control characters (keeps `\n` and `\t`). */
+export function cleanInput(text: string): string {
+  return text
+    .replace(/\r\n?/g, '\n')
+    .replace(SENTINELS, '')
+    .replace(CONTROL, (c) => (c === '\n' || c === '\t' ? c : ''));
+}
+
+/** Slack's three control characters, so service text can never ping, mention or link. */
+export function escapeMrkdwn(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** The inverse of {@link escapeMrkdwn} (`&amp;` last, so `&amp;lt;` stays `&lt;`). */
+export function unescapeMrkdwn(text: string): string {
+  return text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+}
+
+const LINK_SCHEMES = new Set(['http:', 'https:', 'mailto:']);
+const WEB_SCHEMES = new Set(['http:', 'https:']);
+/** Slack's limit on urls of buttons and links. */
+const URL_MAX = 3000;
+
+function validUrl(raw: string | null | undefined, schemes: Set<string>): string | undefined {
+  if (typeof raw !== 'string') return undefined;
+  const trimmed = raw.trim();
+  if (!trimmed || trimmed.length > URL_MAX || /[\p{Cc}]/u.test(trimmed)) return undefined;
+  let url: URL;
+  try {
+    url = new URL(trimmed);
+  } catch {
+    return undefined;
+  }
+  if (!schemes.has(url.protocol.toLowerCase())) return undefined;
+  // Keep the url as written when it is clean; otherwise take the percent-encoded form.
+  const clean = /^[^\s<>"`|{}\\^]+$/.test(trimmed) ? trimmed : url.href;
+  const result = clean.replace(/\|/g, '%7C');
+  return result.length <= URL_MAX ? result : undefined;
+}
+
+/** An http(s) url fit for a button's `url` field (raw, not escaped), or undefined. */
+export function webUrl(raw: string | null | undefined): string | undefined {
+  return validUrl(raw, WEB_SCHEMES);
+}
+
+/** An http(s) or mailto url escaped for use inside `<url|label>`, or undefined. */
+export function mrkdwnUrl(raw: string | null | undefined): string | undefined {
+  const url = validUrl(raw, LINK_SCHEMES);
+  return url === undefined ? undefined : escapeMrkdwn(url);
+}
+
+/** A link label: one line, without `|` and `>` (which would end the link), escaped. */
+export function linkLabel(label: string): string {
+  return escapeMrkdwn(label.replace(/[|>]/g, '').replace(/\s+/g, ' ').trim());
+}
+
+/**
+ * `<url|label>` when the url is http(s) or mailto; otherwise the label as plain escaped text
+ * (a `javascript:` link stays text).
+ */
+export function mrkdwnLink(url: string | null | undefined, label: string): string {
+  const safe = mrkdwnUrl(url);
+  if (safe === undefined) return escapeMrkdwn(label.replace(/\s+/g, ' ').trim());
+  const text = linkLabel(label);
+  return text && text !== safe ? `<${safe}|${text}>` : `<${safe}>`;
+}
+
+/** Drops a lone high surrogate at the end of a cut string. */
+function dropBrokenSurrogate(text: string): string {
+  const last = text.charCodeAt(text.length - 1);
+  return last >= 0xd800 && last <= 0xdbff ? text.slice(0, -1) : text;
+}
+
+/**
+ * The first `budget` characters of `text`, moved back to the last word boundary when it is close
+ * (within 20% or 40 characters). Trailing whitespace is removed.
+ */
+export function cutAtWord(text: string, budget: number): string {
+  if (budget <= 0) return '';
+  if (text.length <= budget) return text;
+  let cut = dropBrokenSurrogate(text.slice(0, budget));
+  const next = text.charAt(budget);
+  if (next && !/\s/.test(next)) {
+    const space = Math.max(cut.lastIndexOf(' '), cut.lastIndexOf('\n'), cut.lastIndexOf('\t'));
+    if (space > 0 && budget - space <= Math.min(40, Math.ceil(budget * 0.2))) cut = cut.slice(0, space);
+  }
+  return cut.trimEnd();
+}
+
+/** Plain text cut to `max` characters with `…` when it had to be cut. */
+export function cutPlain(text: string, max: number): string {
+  const limit = Number.isFinite(max) ? Math.max(0, Math.floor(max)) : 0;
+  if (text.length <= limit) return text;
+  if (limit === 0) return '';
+  return `${cutAtWord(text, limit - 1)}…`;
+}
+
+/** One line of plain text: whitespace runs become one space. */
+export function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * Plain text from mrkdwn, for `plain_text` objects and notification fallbacks: links become their
+ * labels, formatting marks go, the three entities are decoded.
+ */
+export function mrkdwnToPlain(mrkdwn: string): string {
+  const text = mrkdwn
+    .replace(/<!date\^[^|>]*\|([^>]*)>/g, '$1')
+    .replace(/<([^<>|]+)\|([^<>]*)>/g, '$2')
+    .replace(/<([^<>]+)>/g, '$1')
+    .replace(/```/g, '')
+    .replace(/(^|[\s([{"'])[*_~`]+(?=\S)/gm, '$1')
+    .replace(/(?<=\S)[*_~`]+(?=$|[\s.,:;!?)\]}"'])/gm, '')
+    .replace(/^>\s?/gm, '');
+  return unescapeMrkdwn(text);
+}

@@ -1,0 +1,303 @@
+import { describe, expect, it } from 'vitest';
+import {
+  contentToMrkdwn,
+  escapeMrkdwn,
+  slackToMarkdown,
+  truncate,
+} from '../../../src/slack/render/mrkdwn.ts';
+
+describe('escapeMrkdwn', () => {
+  it("escapes Slack's three control characters", () => {
+    expect(escapeMrkdwn('<!channel> <@U1> Tom & Jerry')).toBe('&lt;!channel&gt; &lt;@U1&gt; Tom &amp; Jerry');
+  });
+  it('escapes & first, so an escaped text escapes once more (no lost characters)', () => {
+    expect(escapeMrkdwn('&lt;')).toBe('&amp;lt;');
+  });
+});
+
+describe('contentToMrkdwn: safety', () => {
+  it.each([
+    ['<!channel> look', '&lt;!channel&gt; look'],
+    ['<!here|here> now', '&lt;!here|here&gt; now'],
+    ['hi <@U123>', 'hi &lt;@U123&gt;'],
+    ['<https://evil.test|innocent>', 'https://evil.test|innocent'],
+    ['<https://evil.test/|innocent>', '<https://evil.test/%7Cinnocent>'],
+  ])('plain %j cannot ping, mention or forge a link', (input, expected) => {
+    expect(contentToMrkdwn(input)).toBe(expected);
+  });
+
+  it('drops scripts and styles from HTML, keeping the text around', () => {
+    const out = contentToMrkdwn('<p>Hi<script>alert("<!channel>")</script><style>p{}</style> there</p>');
+    expect(out).toBe('Hi there');
+  });
+
+  it('escapes HTML entities that decode to control characters', () => {
+    expect(contentToMrkdwn('<p>&lt;!channel&gt; &amp; &lt;@U1&gt;</p>')).toBe(
+      '&lt;!channel&gt; &amp; &lt;@U1&gt;',
+    );
+  });
+
+  it('keeps a markdown link with a javascript: url as text', () => {
+    const out = contentToMrkdwn('[click me](javascript:alert(1)) now');
+    expect(out).toBe('click me now');
+    expect(out).not.toContain('<');
+    expect(out).not.toContain('javascript');
+  });
+
+  it('keeps an HTML link with a javascript: or relative url as text', () => {
+    expect(contentToMrkdwn('<p><a href="javascript:alert(1)">click</a> <a href="/posts/1">rel</a></p>')).toBe(
+      'click rel',
+    );
+  });
+
+  it('strips | and > from link labels so they cannot end the link early', () => {
+    expect(contentToMrkdwn('<a href="https://x.test">a|b>c &lt;!here&gt;</a>')).toBe(
+      '<https://x.test|abc &lt;!here>',
+    );
+  });
+
+  it('escapes & inside urls', () => {
+    expect(contentToMrkdwn('[doc](https://x.test/?a=1&b=2)')).toBe('<https://x.test/?a=1&amp;b=2|doc>');
+  });
+
+  it('never throws and gives readable text for garbage', () => {
+    const inputs: Array<string | null | undefined> = [
+      null,
+      undefined,
+      '',
+      '<<<>>>',
+      '<div><p><b>',
+      '</p></div>',
+      '&#xD800; &#99999999; &bogus;',
+      '**unclosed [link](',
+      '\u0000\u0007 bell \uE000',
+      '`'.repeat(50),
+      '<a href="https://x.test">'.repeat(200),
+    ];
+    for (const input of inputs) {
+      const out = contentToMrkdwn(input);
+      expect(typeof out).toBe('string');
+      expect(out.replace(/<https:\/\/x\.test(\|[^<>]*)?>/g, '')).not.toMatch(/[<]/);
+    }
+    expect(contentToMrkdwn('\u0000\u0007 bell')).toBe('bell');
+    expect(contentToMrkdwn('<div><p><b>')).toBe('');
+    expect(contentToMrkdwn(`${'<i>'.repeat(15_000)}deep`)).toContain('deep');
+    expect(contentToMrkdwn(`${'<ul><li>'.repeat(5000)}deep`)).toContain('deep');
+  });
+});
+
+describe('contentToMrkdwn: HTML', () => {
+  it('renders custom and unknown tags as their text', () => {
+    const html =
+      '<p>Thanks <mention data-id="u-1">Ada</mention>! See <x-embed src="https://x.test/e">the embed</x-embed> and <widget/>done.</p>';
+    expect(contentToMrkdwn(html)).toBe('Thanks @Ada! See the embed and done.');
+  });
+
+  it('converts formatting, links, lists, headings, code and quotes', () => {
+    const html = [
+      '<h2>Release <em>2.3</em></h2>',
+      '<p><strong>Bold</strong>, <i>italic</i>, <del>old</del> and <code>npm ci</code>.</p>',
+      '<ul><li>one</li><li>two<ul><li>deep</li></ul></li></ul>',
+      '<ol start="3"><li>third</li><li>fourth</li></ol>',
+      '<pre><code>if (a &lt; b) {\n  go();\n}</code></pre>',
+      '<blockquote><p>Said <b>so</b></p></blockquote>',
+      '<p>Line<br>break <a href="https://x.test/doc">the doc</a></p>',
+    ].join('');
+    const out = contentToMrkdwn(html);
+    expect(out.split('\n')).toEqual([
+      '*Release _2.3_*',
+      '',
+      '*Bold*, _italic_, ~old~ and `npm ci`.',
+      '',
+      '• one',
+      '• two',
+      '    ◦ deep',
+      '',
+      '3. third',
+      '4. fourth',
+      '',
+      '```',
+      'if (a &lt; b) {',
+      '  go();',
+      '}',
+      '```',
+      '',
+      '>Said *so*',
+      '',
+      'Line',
+      'break <https://x.test/doc|the doc>',
+    ]);
+  });
+
+  it('decodes entities once and re-escapes correctly (no &amp;amp;)', () => {
+    expect(contentToMrkdwn('<p>Tom &amp; Jerry &eacute;t&eacute; &#60;3 &nbsp;</p>')).toBe(
+      'Tom &amp; Jerry été &lt;3',
+    );
+    expect(contentToMrkdwn('<p>A &amp;amp; B</p>')).toBe('A &amp;amp; B');
+  });
+
+  it('keeps whitespace tight around formatting so Slack renders it', () => {
+    expect(contentToMrkdwn('<p>a<b> bold </b>b</p>')).toBe('a *bold* b');
+  });
+});
+
+describe('contentToMrkdwn: markdown and plain text', () => {
+  it('converts markdown to mrkdwn', () => {
+    const md = [
+      '# Title',
+      '**bold** and __also__, *it* and _it_, ~~gone~~',
+      '[label](https://x.test/a_(b)) and <https://y.test>',
+      '- one',
+      '  - two',
+      '* three',
+      '1. first',
+      '- [x] done',
+      '> quoted',
+      '```',
+      'const a = b && c;',
+      '```',
+      'inline `x < y` code',
+    ].join('\n');
+    expect(contentToMrkdwn(md).split('\n')).toEqual([
+      '*Title*',
+      '*bold* and *also*, _it_ and _it_, ~gone~',
+      '<https://x.test/a_(b)|label> and <https://y.test>',
+      '• one',
+      '    ◦ two',
+      '• three',
+      '1. first',
+      '• ☑ done',
+      '>quoted',
+      '```',
+      'const a = b &amp;&amp; c;',
+      '```',
+      'inline `x &lt; y` code',
+    ]);
+  });
+
+  it('decodes entities in markdown and plain text', () => {
+    expect(contentToMrkdwn('Tom &amp; Jerry &lt;3 &copy;')).toBe('Tom &amp; Jerry &lt;3 ©');
+    expect(contentToMrkdwn('R&D for Vec<String>')).toBe('R&amp;D for Vec&lt;String&gt;');
+  });
+
+  it('leaves plain text as it is, escaped', () => {
+    expect(contentToMrkdwn('Just text.\n\nSecond paragraph: 2 * 3 = 6')).toBe(
+      'Just text.\n\nSecond paragraph: 2 * 3 = 6',
+    );
+  });
+
+  it('supports mailto links and refuses other schemes', () => {
+    expect(contentToMrkdwn('[mail](mailto:a@b.test) [ftp](ftp://x.test) [data](data:text/html,hi)')).toBe(
+      '<mailto:a@b.test|mail> ftp data',
+    );
+  });
+});
+
+describe('truncate', () => {
+  const words = 'lorem ipsum dolor sit amet consectetur adipiscing elit '.repeat(40);
+
+  it('returns short text unchanged', () => {
+    expect(truncate('short', 10)).toBe('short');
+  });
+
+  it('cuts at a word boundary and adds an ellipsis', () => {
+    const out = truncate('alpha beta gamma delta', 14);
+    expect(out).toBe('alpha beta…');
+  });
+
+  it('adds a Read more link that is never cut', () => {
+    const out = truncate(words, 120, { url: 'https://x.test/p/1' });
+    expect(out.length).toBeLessThanOrEqual(120);
+    expect(out.endsWith('… <https://x.test/p/1|Read more>')).toBe(true);
+    expect(truncate(words, 120, { url: 'https://x.test/p/1', label: 'More | here' })).toMatch(
+      /… <https:\/\/x\.test\/p\/1\|More here>$/,
+    );
+  });
+
+  it('drops the link when it does not fit, and ignores unsafe urls', () => {
+    expect(truncate(words, 10, { url: 'https://x.test/a-very-long-url' })).toMatch(/…$/);
+    expect(truncate(words, 100, { url: 'javascript:alert(1)' })).not.toContain('javascript');
+  });
+
+  it('never ends inside a link or an entity', () => {
+    const text = `${'a'.repeat(40)} <https://x.test/long/path|label> &amp; &lt;more&gt;`;
+    for (let max = 1; max < text.length; max++) {
+      const out = truncate(text, max);
+      expect(out.length).toBeLessThanOrEqual(max);
+      const body = out.replace(/…$/, '');
+      expect(body).not.toMatch(/<[^>]*$/);
+      expect(body).not.toMatch(/&[a-z]*$/);
+    }
+  });
+
+  it('closes a code block it cuts', () => {
+    const text = `intro\n\`\`\`\n${'code line\n'.repeat(50)}\`\`\``;
+    const out = truncate(text, 100);
+    expect(out.length).toBeLessThanOrEqual(100);
+    expect(out.split('```').length - 1).toBe(2);
+  });
+
+  it('is never longer than max, for many lengths and inputs (property)', () => {
+    const inputs = [
+      words,
+      'x'.repeat(5000),
+      '😀'.repeat(500),
+      `${'<https://x.test|a> '.repeat(100)}`,
+      '&amp;'.repeat(300),
+    ];
+    for (const input of inputs) {
+      for (let max = 0; max <= 700; max += 7) {
+        for (const more of [undefined, { url: 'https://x.test/p/1' }, { url: null }]) {
+          const out = truncate(input, max, more);
+          expect(out.length).toBeLessThanOrEqual(max);
+          if (input.length > max && max > 0) expect(out).toContain('…');
+          expect(out).not.toMatch(/[\uD800-\uDBFF]$/);
+        }
+      }
+    }
+  });
+});
+
+describe('slackToMarkdown', () => {
+  const names = {
+    user: (id: string) => ({ U123: 'Ada Lovelace' })[id],
+    channel: (id: string) => ({ C9: 'random' })[id],
+  };
+
+  it('turns mentions into names and keeps unknown ids', () => {
+    expect(slackToMarkdown('Hi <@U123> and <@U999>', names)).toBe('Hi @Ada Lovelace and @U999');
+  });
+
+  it('turns channels, links and specials into markdown', () => {
+    expect(
+      slackToMarkdown(
+        '<#C123|general> <#C9> <https://x.test|the doc> <https://y.test> <!here> <!channel>',
+        names,
+      ),
+    ).toBe('#general #random [the doc](https://x.test) https://y.test @here @channel');
+  });
+
+  it('converts formatting and decodes entities', () => {
+    expect(slackToMarkdown('*bold* _it_ ~strike~ a &amp; b &lt;tag&gt; 2*3*4', names)).toBe(
+      '**bold** _it_ ~~strike~~ a & b <tag> 2*3*4',
+    );
+  });
+
+  it('keeps code as it is, decoded', () => {
+    expect(slackToMarkdown('run `a *b* &amp;&amp; c`\n```\n*x* &lt;y&gt;\n```', names)).toBe(
+      'run `a *b* && c`\n```\n*x* <y>\n```',
+    );
+  });
+
+  it('decodes entities inside link urls and labels', () => {
+    expect(slackToMarkdown('<https://x.test/?a=1&amp;b=2|Q &amp; A>', names)).toBe(
+      '[Q & A](https://x.test/?a=1&b=2)',
+    );
+  });
+
+  it('appends the permalink', () => {
+    expect(slackToMarkdown('hello', names, 'https://slack.test/archives/C1/p1')).toBe(
+      'hello\n\n[View in Slack](https://slack.test/archives/C1/p1)',
+    );
+  });
+});
