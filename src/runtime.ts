@@ -49,7 +49,15 @@ export async function startBot(
   let app: App | undefined;
   let port: number | undefined;
   if (config.role !== 'worker') {
-    app = buildSlackApp({ slack: config.slack, queue, store, workspaces, logger, port: config.port });
+    app = buildSlackApp({
+      slack: config.slack,
+      queue,
+      store,
+      workspaces,
+      logger,
+      port: config.port,
+      optionsTimeoutMs: config.collab.optionsTimeoutMs,
+    });
     const started = (await app.start(config.port)) as unknown;
     if (started && typeof (started as Server).address === 'function') {
       port = ((started as Server).address() as AddressInfo | null)?.port;

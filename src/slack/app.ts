@@ -19,6 +19,8 @@ export interface SlackAppDeps {
   logger: Logger;
   /** HTTP mode: the port `start()` listens on (0 = a free port) */
   port?: number;
+  /** how long option lists (pickers) wait on the collaboration API; default 1500 ms */
+  optionsTimeoutMs?: number;
 }
 
 /** What listeners are given, beside Bolt's own arguments. */
@@ -28,7 +30,12 @@ export interface ListenerDeps {
   store: Store;
   workspaces: Workspaces;
   logger: Logger;
+  /** how long option lists (pickers) wait on the collaboration API (`COLLAB_OPTIONS_TIMEOUT_MS`) */
+  optionsTimeoutMs: number;
 }
+
+/** Slack allows 3 s for options; the API gets this much of it unless configured. */
+export const DEFAULT_OPTIONS_TIMEOUT_MS = 1500;
 
 export function buildSlackApp(deps: SlackAppDeps): App {
   const { slack, logger } = deps;
@@ -57,6 +64,7 @@ export function buildSlackApp(deps: SlackAppDeps): App {
     store: deps.store,
     workspaces: deps.workspaces,
     logger,
+    optionsTimeoutMs: deps.optionsTimeoutMs ?? DEFAULT_OPTIONS_TIMEOUT_MS,
   });
   return app;
 }

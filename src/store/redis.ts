@@ -1,7 +1,8 @@
 /**
  * Redis connections. Two kinds, as BullMQ needs them:
- * - producers (the web role, the store) fail fast while Redis is away, so Slack hears
- *   "try again" instead of waiting on a timeout;
+ * - producers (the web role, the store) fail fast while Redis is away — and give up on a command
+ *   after 1.5 s if Redis accepted the connection but stopped answering — so Slack hears
+ *   "try again" within its 3 s instead of a timeout;
  * - workers block on Redis and must never give up a command (`maxRetriesPerRequest: null`).
  */
 import { Redis, type RedisOptions } from 'ioredis';
@@ -17,7 +18,7 @@ export function redisOptions(role: ConnectionRole): RedisOptions {
     retryStrategy: (times) => Math.min(100 * 2 ** Math.min(times, 6), 2000),
   };
   return role === 'producer'
-    ? { ...common, enableOfflineQueue: false, maxRetriesPerRequest: 1 }
+    ? { ...common, enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 1500 }
     : { ...common, maxRetriesPerRequest: null };
 }
 

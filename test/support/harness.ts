@@ -18,10 +18,11 @@ import {
   interactionBody,
   type RecordedCall,
   type SlackStandIn,
+  type SlackUser,
   slashCommandBody,
   startSlackStandIn,
 } from '../../src/sandbox/slack/index.ts';
-import { connectRedis } from '../../src/store/redis.ts';
+import { connectRedis, whenReady } from '../../src/store/redis.ts';
 import { type BoltResponse, postToBolt } from './slack-client.ts';
 
 export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -35,6 +36,8 @@ export interface HarnessOptions {
   env?: Record<string, string>;
   /** start the worker (default true); false runs the web role alone */
   worker?: boolean;
+  /** users of the Slack stand-in (default its seed: Ada and Grace) */
+  slackUsers?: SlackUser[];
 }
 
 export interface Harness {
@@ -70,7 +73,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const prefix = `test-${randomBytes(6).toString('hex')}`;
   const signingSecret = `test-signing-${randomBytes(8).toString('hex')}`;
   const emulator = await startEmulator();
-  const slack = await startSlackStandIn();
+  const slack = await startSlackStandIn(options.slackUsers ? { users: options.slackUsers } : {});
   const config = loadConfig({
     SLACK_SIGNING_SECRET: signingSecret,
     SLACK_BOT_TOKEN: 'xoxb-test-harness',
@@ -176,7 +179,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       await bot.stop();
       await queueEvents.close();
       const redis = connectRedis(REDIS_URL, 'producer');
-      await redis.ping().catch(() => {});
+      await whenReady(redis);
       let cursor = '0';
       do {
         const [next, found] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 500);

@@ -1,4 +1,17 @@
 import type { App } from '@slack/bolt';
 import type { ListenerDeps } from '../../app.ts';
+import { ACTIONS } from '../../ids.ts';
+import { cardStateButton } from './cardButton.ts';
+import { commentButton } from './comment.ts';
+import { openPostButton } from './openPost.ts';
+import { pageButton } from './page.ts';
 
-export function registerActions(_app: App, _deps: ListenerDeps): void {}
+export function registerActions(app: App, deps: ListenerDeps): void {
+  app.action({ type: 'block_actions', action_id: ACTIONS.resolve }, cardStateButton(deps, 'resolvePost'));
+  app.action({ type: 'block_actions', action_id: ACTIONS.reopen }, cardStateButton(deps, 'unresolvePost'));
+  app.action({ type: 'block_actions', action_id: ACTIONS.comment }, commentButton(deps));
+  const page = pageButton(deps);
+  app.action({ type: 'block_actions', action_id: ACTIONS.pageNext }, page);
+  app.action({ type: 'block_actions', action_id: ACTIONS.pagePrev }, page);
+  app.action({ type: 'block_actions', action_id: ACTIONS.openPost }, openPostButton());
+}

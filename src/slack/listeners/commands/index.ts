@@ -1,4 +1,7 @@
 import type { App } from '@slack/bolt';
 import type { ListenerDeps } from '../../app.ts';
+import { collabCommand } from './collab.ts';
 
-export function registerCommands(_app: App, _deps: ListenerDeps): void {}
+export function registerCommands(app: App, deps: ListenerDeps): void {
+  app.command(deps.command, collabCommand(deps));
+}

@@ -1,4 +1,8 @@
 import type { App } from '@slack/bolt';
 import type { ListenerDeps } from '../../app.ts';
+import { ACTIONS } from '../../ids.ts';
+import { channelPickerOptions } from './channels.ts';
 
-export function registerOptions(_app: App, _deps: ListenerDeps): void {}
+export function registerOptions(app: App, deps: ListenerDeps): void {
+  app.options({ type: 'block_suggestion', action_id: ACTIONS.channelPicker }, channelPickerOptions(deps));
+}

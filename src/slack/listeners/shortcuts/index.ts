@@ -1,4 +1,15 @@
 import type { App } from '@slack/bolt';
 import type { ListenerDeps } from '../../app.ts';
+import { SHORTCUTS } from '../../ids.ts';
+import { commentOnPostShortcut } from './commentOnPost.ts';
+import { createPostFromMessageShortcut } from './createPostFromMessage.ts';
+import { resolvePostShortcut } from './resolvePost.ts';
 
-export function registerShortcuts(_app: App, _deps: ListenerDeps): void {}
+export function registerShortcuts(app: App, deps: ListenerDeps): void {
+  app.shortcut(
+    { type: 'message_action', callback_id: SHORTCUTS.createPostFromMessage },
+    createPostFromMessageShortcut(deps),
+  );
+  app.shortcut({ type: 'message_action', callback_id: SHORTCUTS.commentOnPost }, commentOnPostShortcut(deps));
+  app.shortcut({ type: 'message_action', callback_id: SHORTCUTS.resolvePost }, resolvePostShortcut(deps));
+}

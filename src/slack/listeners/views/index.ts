@@ -1,4 +1,12 @@
 import type { App } from '@slack/bolt';
 import type { ListenerDeps } from '../../app.ts';
+import { VIEWS } from '../../ids.ts';
+import { createCommentView } from './createComment.ts';
+import { createPostView } from './createPost.ts';
+import { resolvePostView } from './resolvePost.ts';
 
-export function registerViews(_app: App, _deps: ListenerDeps): void {}
+export function registerViews(app: App, deps: ListenerDeps): void {
+  app.view({ type: 'view_submission', callback_id: VIEWS.createPost }, createPostView(deps));
+  app.view({ type: 'view_submission', callback_id: VIEWS.createComment }, createCommentView(deps));
+  app.view({ type: 'view_submission', callback_id: VIEWS.resolvePost }, resolvePostView(deps));
+}

@@ -1,0 +1,78 @@
+/**
+ * Thread replies under a post card become comments on the post, in Slack channels linked with
+ * `with replies`. Bolt acks events itself; Slack retries an event it thinks was lost
+ * (`x-slack-retry-num`), and the idempotency key `evt:<channel>:<ts>` makes a retry enqueue nothing.
+ * Bots, the bot itself, edits, deletions and other subtypes are ignored.
+ */
+import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
+import { TEXT_MAX } from '../../../jobs/schemas.ts';
+import type { ListenerDeps } from '../../app.ts';
+import { slackToMarkdown } from '../../render/mrkdwn.ts';
+import { MessageEvent } from '../payloads.ts';
+import { enqueue, slackNames } from '../shared.ts';
+
+type Args = SlackEventMiddlewareArgs<'message'> & AllMiddlewareArgs;
+
+/** A reply shared to the channel too is still a reply; every other subtype is not a person's new message. */
+const REPLY_SUBTYPES = new Set([undefined, 'thread_broadcast']);
+
+/** Names in the reply: no one waits on this, but a stuck lookup must not hold the listener. */
+const NAMES_DEADLINE_MS = 2000;
+
+export function messageListener(deps: ListenerDeps) {
+  return async ({ event, body, context, client }: Args): Promise<void> => {
+    const read = MessageEvent.safeParse(event);
+    if (!read.success) {
+      deps.logger.debug({ issues: read.error.issues.length }, 'message event not read');
+      return;
+    }
+    const message = read.data;
+    if (!REPLY_SUBTYPES.has(message.subtype)) return;
+    if (message.bot_id || !message.user || message.user === context.botUserId) return;
+    if (!message.thread_ts || message.thread_ts === message.ts) return;
+    const teamId = typeof body.team_id === 'string' && body.team_id !== '' ? body.team_id : context.teamId;
+    if (!teamId) return;
+
+    try {
+      const card = { slackChannel: message.channel, ts: message.thread_ts };
+      const postId = await deps.store.cards.postOfMessage(teamId, card);
+      if (!postId) return;
+      const link = await deps.store.links.get(teamId, message.channel);
+      if (!link?.bridgeReplies) return;
+
+      const names = await slackNames(client, deps, teamId, message.text, NAMES_DEADLINE_MS);
+      const text = clip(slackToMarkdown(message.text, names).trim());
+      if (text === '') return;
+      const result = await enqueue(
+        deps,
+        'createComment',
+        {
+          origin: {
+            teamId,
+            userId: message.user,
+            slackChannel: message.channel,
+            threadTs: message.thread_ts,
+            receivedAt: Date.now(),
+            source: 'event',
+          },
+          post: { id: postId },
+          text,
+          reply: { slackChannel: message.channel, ts: message.ts },
+          card,
+        },
+        `evt:${message.channel}:${message.ts}`,
+      );
+      if (result.status === 'duplicate' || context.retryNum !== undefined) {
+        deps.logger.debug({ retryNum: context.retryNum, status: result.status }, 'retried message event');
+      }
+    } catch (error) {
+      // Bolt has acked already: the reply is lost for the bridge; say so loudly in the logs.
+      deps.logger.error({ err: error, channel: message.channel, ts: message.ts }, 'could not bridge a reply');
+    }
+  };
+}
+
+/** Markdown can come out longer than Slack's text; the comment keeps what fits. */
+function clip(text: string): string {
+  return text.length <= TEXT_MAX ? text : `${text.slice(0, TEXT_MAX - 1)}…`;
+}

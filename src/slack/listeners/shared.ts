@@ -1,0 +1,166 @@
+/**
+ * What every listener does the same way: enqueue an operation without ever throwing, answer
+ * when the queue is away, and look things up in Slack within a deadline (a modal's trigger_id
+ * lives 3 s; a name or a permalink is never worth missing it).
+ */
+import type { RespondFn } from '@slack/bolt';
+import type { WebClient } from '@slack/web-api';
+import { JOB_SCHEMAS, type JobInput, type Operation } from '../../jobs/schemas.ts';
+import type { ListenerDeps } from '../app.ts';
+import type { Outcome } from '../render/messages.ts';
+import type { SlackNames } from '../render/slackMarkdown.ts';
+
+/** Said when Redis does not answer; `problem()` adds the :warning:. */
+export const QUEUE_DOWN = "I can't reach my job queue right now, so nothing was done. Try again in a minute.";
+
+export const NOT_UNDERSTOOD = 'Slack sent me something I could not read, so nothing was done.';
+export const NOT_UNDERSTOOD_HINT = 'Try again; if it keeps happening, tell whoever runs this app.';
+
+export const STORE_DOWN =
+  "I can't reach my memory (Redis) right now, so nothing was done. Try again in a minute.";
+
+export type EnqueueOutcome =
+  | { status: 'queued' | 'duplicate'; jobId: string }
+  /** Redis did not answer: nothing was queued */
+  | { status: 'unavailable' }
+  /** the job data did not validate (a malformed payload got this far): nothing was queued */
+  | { status: 'invalid' };
+
+/** Enqueues one operation; never throws. */
+export async function enqueue<O extends Operation>(
+  deps: Pick<ListenerDeps, 'queue' | 'logger'>,
+  operation: O,
+  data: JobInput<O>,
+  idempotencyKey: string,
+): Promise<EnqueueOutcome> {
+  const checked = JOB_SCHEMAS[operation].safeParse(data);
+  if (!checked.success) {
+    deps.logger.warn(
+      { operation, issues: checked.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`) },
+      'job data did not validate; nothing enqueued',
+    );
+    return { status: 'invalid' };
+  }
+  try {
+    return await deps.queue.enqueue(operation, data, { idempotencyKey });
+  } catch (error) {
+    deps.logger.error({ err: error, operation }, 'could not enqueue');
+    return { status: 'unavailable' };
+  }
+}
+
+/** Response urls are valid for 30 minutes; past 25 the worker should answer another way. */
+const RESPONSE_URL_FRESH_MS = 25 * 60_000;
+
+export function freshResponseUrl(
+  where: { responseUrl?: string | undefined; responseUrlAt?: number | undefined },
+  now: number,
+): string | undefined {
+  if (where.responseUrl === undefined) return undefined;
+  if (where.responseUrlAt !== undefined && now - where.responseUrlAt > RESPONSE_URL_FRESH_MS)
+    return undefined;
+  return where.responseUrl;
+}
+
+/** The work's result, or undefined when it fails or takes longer than `ms`. */
+export async function withDeadline<T>(work: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), ms);
+  });
+  try {
+    return await Promise.race([work.catch(() => undefined), deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** How long modal openers wait on Slack lookups before opening with what they have. */
+export const LOOKUP_DEADLINE_MS = 1200;
+const NAME_TTL_SECONDS = 3600;
+const MAX_LOOKUPS = 25;
+
+/**
+ * Display names of the people mentioned in Slack text (`<@U123>`), from a short Redis cache or
+ * `users.info`, within `ms`. Whatever is not known by then reads as the raw id.
+ */
+export async function slackNames(
+  client: WebClient,
+  deps: Pick<ListenerDeps, 'store'>,
+  teamId: string,
+  text: string,
+  ms: number,
+): Promise<SlackNames> {
+  const names = new Map<string, string>();
+  const ids = [...new Set([...text.matchAll(/<@([UW][A-Z0-9_]+)(?:\|[^>]*)?>/g)].map((m) => m[1]!))].slice(
+    0,
+    MAX_LOOKUPS,
+  );
+  const lookup = async (userId: string) => {
+    const cacheKey = `slack-user-name:${userId}`;
+    const cached = await deps.store.cache.get<string>(teamId, cacheKey);
+    if (typeof cached === 'string' && cached !== '') {
+      names.set(userId, cached);
+      return;
+    }
+    const answer = await client.users.info({ user: userId });
+    const user = answer.user;
+    const name = user?.profile?.display_name || user?.real_name || user?.name;
+    if (!name) return;
+    names.set(userId, name);
+    await deps.store.cache.set(teamId, cacheKey, name, NAME_TTL_SECONDS);
+  };
+  if (ids.length > 0) {
+    await withDeadline(Promise.allSettled(ids.map(lookup)), ms);
+  }
+  return { user: (userId) => names.get(userId) };
+}
+
+/** The permalink of a Slack message, or undefined if Slack does not give it within `ms`. */
+export async function permalinkOf(
+  client: WebClient,
+  slackChannel: string,
+  ts: string,
+  ms: number,
+): Promise<string | undefined> {
+  const answer = await withDeadline(client.chat.getPermalink({ channel: slackChannel, message_ts: ts }), ms);
+  return typeof answer?.permalink === 'string' ? answer.permalink : undefined;
+}
+
+/** The text of the post links in Slack text (`<https://…>` or `<https://…|label>`). */
+export function linksIn(text: string): string[] {
+  return [...new Set([...text.matchAll(/<(https?:\/\/[^|>\s]+)(?:\|[^>]*)?>/g)].map((m) => m[1]!))];
+}
+
+/**
+ * Tells one person something only they see: through the response url when there is one, else
+ * (or when that fails) an ephemeral message in the channel, else a DM. Never throws.
+ */
+export async function tell(
+  target: {
+    respond?: RespondFn | undefined;
+    client: WebClient;
+    logger: ListenerDeps['logger'];
+    userId?: string | undefined;
+    slackChannel?: string | undefined;
+  },
+  message: Outcome,
+): Promise<void> {
+  const { respond, client, userId, slackChannel, logger } = target;
+  const attempts: Array<() => Promise<unknown>> = [];
+  if (respond)
+    attempts.push(() => respond({ response_type: 'ephemeral', replace_original: false, ...message }));
+  if (userId && slackChannel) {
+    attempts.push(() => client.chat.postEphemeral({ channel: slackChannel, user: userId, ...message }));
+  }
+  if (userId) attempts.push(() => client.chat.postMessage({ channel: userId, ...message }));
+  for (const attempt of attempts) {
+    try {
+      await attempt();
+      return;
+    } catch (error) {
+      logger.warn({ err: error }, 'could not tell the person; trying the next way');
+    }
+  }
+  logger.error({ text: message.text }, 'no way to tell the person');
+}

@@ -1,0 +1,40 @@
+/** The comment form: the comment is required (≤ 40,000 characters). One createComment job; the modal closes. */
+import { TEXT_MAX } from '../../../jobs/schemas.ts';
+import type { ListenerDeps } from '../../app.ts';
+import { INPUTS } from '../../ids.ts';
+import { CommentModalMetadata } from '../payloads.ts';
+import { enqueue } from '../shared.ts';
+import {
+  answerEnqueued,
+  modalOrigin,
+  readSubmission,
+  showErrors,
+  tooLong,
+  type ViewArgs,
+} from './submission.ts';
+
+export function createCommentView(deps: ListenerDeps) {
+  return async (args: ViewArgs): Promise<void> => {
+    const submission = await readSubmission(deps, args, CommentModalMetadata, 'comment');
+    if (!submission) return;
+    const text = submission.text(INPUTS.comment);
+    const error = text === '' ? 'Write the comment.' : tooLong(text, TEXT_MAX);
+    if (error) {
+      await showErrors(args, { [INPUTS.comment.block]: error });
+      return;
+    }
+    const { postId, card } = submission.metadata;
+    const result = await enqueue(
+      deps,
+      'createComment',
+      {
+        origin: modalOrigin(submission, Date.now()),
+        post: { id: postId },
+        text,
+        ...(card ? { card } : {}),
+      },
+      `view:${submission.viewId}`,
+    );
+    await answerEnqueued(args, result, INPUTS.comment.block);
+  };
+}

@@ -1,0 +1,67 @@
+/**
+ * Helpers of the listener tests: one harness per file running the web role alone (no worker),
+ * so what a listener enqueued stays in the queue to be read back.
+ */
+import type { Job } from 'bullmq';
+import { expect } from 'vitest';
+import { jobIdFor } from '../../../src/jobs/queue.ts';
+import { type Harness, startHarness, TEAM } from '../../support/harness.ts';
+
+export async function startWebHarness(): Promise<Harness> {
+  return startHarness({ worker: false });
+}
+
+/** A clean queue and Slack stand-in between tests (idempotency claims stay: keys are unique per test). */
+export async function resetHarness(h: Harness): Promise<void> {
+  await h.bot.queue.queue.obliterate({ force: true });
+  h.slack.reset();
+}
+
+/** Every job in the queue, whatever its state. */
+export async function queuedJobs(h: Harness): Promise<Job[]> {
+  const jobs = await h.bot.queue.queue.getJobs([
+    'waiting',
+    'active',
+    'delayed',
+    'prioritized',
+    'completed',
+    'failed',
+  ]);
+  return jobs.filter((job): job is Job => job !== undefined);
+}
+
+/** The one job in the queue: asserts there is exactly one. */
+export async function onlyJob(h: Harness): Promise<Job> {
+  const jobs = await queuedJobs(h);
+  expect(jobs.map((job) => job.name)).toHaveLength(1);
+  return jobs[0]!;
+}
+
+export async function expectNothingQueued(h: Harness): Promise<void> {
+  expect((await queuedJobs(h)).map((job) => `${job.name} ${JSON.stringify(job.data)}`)).toEqual([]);
+}
+
+/** The job id the queue derives from an idempotency key. */
+export function jobIdOf(idempotencyKey: string, teamId: string = TEAM): string {
+  return jobIdFor(teamId, idempotencyKey);
+}
+
+/** Bolt's JSON ack of a command or a view submission. */
+export interface AckBody {
+  response_type?: string;
+  text?: string;
+  blocks?: Array<{ type: string; text?: { text: string }; elements?: Array<{ text: string }> }>;
+  response_action?: string;
+  errors?: Record<string, string>;
+  options?: Array<{ text: { text: string }; value: string }>;
+}
+
+/** All the text an ack or message shows: `text` and the text of its blocks. */
+export function shownText(body: AckBody): string {
+  const parts = [body.text ?? ''];
+  for (const block of body.blocks ?? []) {
+    if (block.text?.text) parts.push(block.text.text);
+    for (const element of block.elements ?? []) parts.push(element.text);
+  }
+  return parts.join('\n');
+}
