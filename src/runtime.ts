@@ -14,7 +14,7 @@ import { createWorker } from './jobs/worker.ts';
 import type { Logger } from './logger.ts';
 import { buildSlackApp } from './slack/app.ts';
 import { createStore, type Store } from './store/index.ts';
-import { connectRedis, type Redis } from './store/redis.ts';
+import { connectRedis, type Redis, whenReady } from './store/redis.ts';
 import { singleWorkspace, type Workspaces } from './store/workspaces.ts';
 
 export interface RunningBot {
@@ -41,6 +41,12 @@ export async function startBot(
   const producer: Redis = connectRedis(config.redisUrl, 'producer');
   const workerConnection: Redis | undefined =
     config.role === 'web' ? undefined : connectRedis(config.redisUrl, 'worker');
+  // Enqueues fail fast while Redis is away, so start only once it answers.
+  await whenReady(producer, 10_000).catch((error: unknown) => {
+    producer.disconnect();
+    workerConnection?.disconnect();
+    throw new Error(`Redis does not answer at ${redactUrl(config.redisUrl)}: ${(error as Error).message}`);
+  });
   const space = { prefix: config.prefix };
   const store = createStore(producer, space);
   const queue = createOperationsQueue(producer, { prefix: config.prefix, ...config.worker });
@@ -97,4 +103,15 @@ export async function startBot(
       workerConnection?.disconnect();
     },
   };
+}
+
+/** A Redis URL without its password, for messages. */
+function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return 'the configured REDIS_URL';
+  }
 }

@@ -93,6 +93,9 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   });
   const logger = createLogger({ level: config.logLevel });
   const bot = await startBot(config, logger);
+  // The store's producer connection fails fast while connecting (no offline queue): tests that
+  // enqueue or touch the store straight after start must not race its connect.
+  await whenReady(bot.store.redis, 10_000);
   const baseUrl = `http://127.0.0.1:${bot.port}`;
   const queueEvents = new QueueEvents('operations', {
     connection: connectRedis(REDIS_URL, 'worker'),

@@ -1,20 +1,27 @@
 /** The processor of each operation. */
 import type { Processors } from '../context.ts';
-
-const notYet = async () => {
-  throw new Error('not implemented');
-};
+import { createComment } from './createComment.ts';
+import { createPost } from './createPost.ts';
+import { linkChannel } from './linkChannel.ts';
+import { listChannels } from './listChannels.ts';
+import { listMembers } from './listMembers.ts';
+import { listMessages } from './listMessages.ts';
+import { listPosts } from './listPosts.ts';
+import { resolvePost } from './resolvePost.ts';
+import { sendDm } from './sendDm.ts';
+import { unlinkChannel } from './unlinkChannel.ts';
+import { unresolvePost } from './unresolvePost.ts';
 
 export const processors: Processors = {
-  createPost: notYet,
-  resolvePost: notYet,
-  unresolvePost: notYet,
-  createComment: notYet,
-  sendDm: notYet,
-  listPosts: notYet,
-  listChannels: notYet,
-  listMembers: notYet,
-  listMessages: notYet,
-  linkChannel: notYet,
-  unlinkChannel: notYet,
+  createPost,
+  resolvePost,
+  unresolvePost,
+  createComment,
+  sendDm,
+  listPosts,
+  listChannels,
+  listMembers,
+  listMessages,
+  linkChannel,
+  unlinkChannel,
 };

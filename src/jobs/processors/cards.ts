@@ -1,0 +1,114 @@
+/**
+ * Post cards in Slack: posting one where the person acted, and updating every card of a post in
+ * place when the post changes (resolved, reopened, commented).
+ */
+import type { Post } from '../../collab/schemas.ts';
+import { postCard } from '../../slack/render/postCard.ts';
+import type { ProcessorContext } from '../context.ts';
+import { slackErrorCode } from '../outcome.ts';
+import type { CardRef, Origin } from '../schemas.ts';
+
+/** Where a card went: a Slack message (updatable later), or only to the person (ephemeral). */
+export type CardPlacement = { slackChannel: string; ts: string } | { ephemeral: true; error: string };
+
+/** Slack errors after which the card's message is gone for good: forget the card. */
+const GONE = new Set(['message_not_found', 'channel_not_found', 'is_archived', 'cant_update_message']);
+
+/**
+ * Posts the card of `post` in `slackChannel` (in the thread `threadTs` when given) and
+ * remembers it. `not_in_channel`: joins the channel and tries once more. Any other failure
+ * (`channel_not_found`, a private channel, Slack unavailable): the card goes to the person
+ * alone, with a hint to invite the bot.
+ */
+export async function postCardIn(
+  ctx: ProcessorContext,
+  origin: Origin,
+  post: Post,
+  where: { slackChannel: string; threadTs?: string | undefined },
+): Promise<CardPlacement> {
+  const card = postCard(post);
+  const send = async () => {
+    const res = await ctx.slack.chat.postMessage({
+      channel: where.slackChannel,
+      text: card.text,
+      blocks: card.blocks,
+      unfurl_links: false,
+      unfurl_media: false,
+      ...(where.threadTs ? { thread_ts: where.threadTs } : {}),
+    });
+    return { slackChannel: res.channel ?? where.slackChannel, ts: res.ts ?? '' };
+  };
+  let error: string;
+  try {
+    return await remember(ctx, post, await send());
+  } catch (first) {
+    error = slackErrorCode(first);
+  }
+  if (error === 'not_in_channel') {
+    try {
+      await ctx.slack.conversations.join({ channel: where.slackChannel });
+      return await remember(ctx, post, await send());
+    } catch (second) {
+      error = slackErrorCode(second);
+    }
+  }
+  ctx.logger.info({ err: error, slackChannel: where.slackChannel }, 'card not posted; telling the person');
+  const fallback = postCard(post, { note: inviteHint(error) });
+  await ctx.outcomes.deliver(origin, fallback, { replaceOriginal: false });
+  return { ephemeral: true, error };
+}
+
+function inviteHint(error: string): string {
+  return error === 'not_in_channel' || error === 'channel_not_found'
+    ? 'I could not post this card in the channel: I am not in it. Invite me (`/invite @Collab`) to share cards here.'
+    : `I could not post this card in the channel (\`${error}\`). If I am not in it, invite me (\`/invite @Collab\`).`;
+}
+
+async function remember(
+  ctx: ProcessorContext,
+  post: Post,
+  message: { slackChannel: string; ts: string },
+): Promise<CardPlacement> {
+  if (message.ts !== '') await ctx.store.cards.rememberCard(ctx.teamId, post.id, message);
+  await ctx.store.urls.remember(ctx.teamId, post.url, post.id);
+  return message;
+}
+
+/**
+ * Updates every remembered card of `post` in place (with `note` under it), and `extra` (the
+ * card the person acted on) when it is not among them. Cards whose message is gone are
+ * forgotten; other Slack failures are logged: the operation itself succeeded. Answers how many
+ * cards were updated.
+ */
+export async function updateCards(
+  ctx: ProcessorContext,
+  post: Post,
+  note?: string,
+  extra?: CardRef,
+): Promise<number> {
+  const card = postCard(post, note === undefined ? {} : { note });
+  const cards = await ctx.store.cards.cardsOfPost(ctx.teamId, post.id);
+  const targets = [...cards];
+  const isExtra =
+    extra !== undefined && !cards.some((c) => c.slackChannel === extra.slackChannel && c.ts === extra.ts);
+  if (extra && isExtra) targets.push(extra);
+  let updated = 0;
+  for (const target of targets) {
+    try {
+      await ctx.slack.chat.update({
+        channel: target.slackChannel,
+        ts: target.ts,
+        text: card.text,
+        blocks: card.blocks,
+      });
+      updated += 1;
+      if (target === extra) await ctx.store.cards.rememberCard(ctx.teamId, post.id, target);
+    } catch (error) {
+      const code = slackErrorCode(error);
+      ctx.logger.info({ err: code, slackChannel: target.slackChannel }, 'card not updated');
+      if (GONE.has(code) && target !== extra) await ctx.store.cards.forgetCard(ctx.teamId, post.id, target);
+    }
+  }
+  await ctx.store.urls.remember(ctx.teamId, post.url, post.id);
+  return updated;
+}

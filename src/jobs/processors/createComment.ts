@@ -1,0 +1,57 @@
+/**
+ * createComment: comments on a post as the Slack person (a command, a modal, or a reply in a
+ * card's thread bridged by the events listener), and refreshes the post's cards.
+ */
+import type { CreateCommentInput } from '../../collab/schemas.ts';
+import type { Processor } from '../context.ts';
+import { updateCards } from './cards.ts';
+import { displayName } from './people.ts';
+import { withPostLink } from './postChange.ts';
+import { noPost, orNotFound, resolvePostId } from './resolveRefs.ts';
+import { tell } from './tell.ts';
+import { escapeMarkdown } from './text.ts';
+
+/** The step value of the create: the comment id, `null` when recovered (see below). */
+interface Landed {
+  commentId: string | null;
+}
+
+export const createComment: Processor<'createComment'> = async (data, ctx) => {
+  const { origin } = data;
+  const postId = await resolvePostId(ctx, data.post);
+  const name = await displayName(ctx, origin.userId);
+  const input: CreateCommentInput = {
+    content_markdown: `*${escapeMarkdown(name)}* via Slack:\n${data.text}`,
+    ...(data.parentId ? { parent_id: data.parentId } : {}),
+  };
+  const opts = { signal: ctx.signal };
+
+  // The post as it was before the first attempt: its comment count is the recover's yardstick.
+  const before = await ctx.once('before', () =>
+    orNotFound(() => ctx.collab.getPost(postId, opts), noPost(postId)),
+  );
+  const landed = await ctx.once<Landed>(
+    'comment',
+    async () => {
+      const comment = await orNotFound(() => ctx.collab.createComment(postId, input, opts), noPost(postId));
+      return { commentId: comment.id };
+    },
+    // The spec has no endpoint that lists comments, so an ambiguous create can only be told by
+    // the post's comments_count: grown since `before` → taken as landed. Its id is then unknown
+    // (the reply is not remembered), and a comment by someone else in between would be mistaken
+    // for ours: the cost of never posting the person's comment twice.
+    async () => {
+      const now = await ctx.collab.getPost(postId, opts);
+      return (now.comments_count ?? 0) > (before.comments_count ?? 0) ? { commentId: null } : undefined;
+    },
+  );
+  if (data.reply && landed.commentId) {
+    await ctx.store.cards.rememberReply(ctx.teamId, data.reply, { postId, commentId: landed.commentId });
+  }
+
+  const post = await orNotFound(() => ctx.collab.getPost(postId, opts), noPost(postId));
+  await updateCards(ctx, post, undefined, data.card);
+  // A bridged Slack reply is its own record in Slack: success stays quiet (failures are told by the worker).
+  if (origin.source === 'event') return;
+  await tell(ctx, origin, withPostLink('Comment added to', post));
+};

@@ -1,0 +1,88 @@
+/**
+ * Who is who: a Slack user's name (for attribution: every write goes out under the one
+ * organisation key, so the words say who wrote it) and the service member with the same email.
+ */
+import type { Member } from '../../collab/schemas.ts';
+import type { ProcessorContext } from '../context.ts';
+import { slackErrorCode } from '../outcome.ts';
+
+/** Slack profiles are cached this long. */
+const PROFILE_TTL_SECONDS = 3600;
+
+export interface SlackPerson {
+  id: string;
+  /** real name, else display name, else handle, else the user id */
+  name: string;
+  email?: string;
+  /** false when Slack does not know the user (or could not be asked) */
+  known: boolean;
+}
+
+/**
+ * A Slack user's name and email, from `users.info`, cached an hour. A Slack failure never fails
+ * the operation: the person is then named by their user id and has no known email.
+ */
+export async function slackPerson(ctx: ProcessorContext, userId: string): Promise<SlackPerson> {
+  const cacheName = `slack-user:${userId}`;
+  const cached = await ctx.store.cache.get<SlackPerson>(ctx.teamId, cacheName);
+  if (cached && typeof cached.name === 'string') return cached;
+  try {
+    const res = await ctx.slack.users.info({ user: userId });
+    const user = res.user;
+    const profile = user?.profile;
+    const name =
+      [profile?.real_name, user?.real_name, profile?.display_name, user?.name]
+        .map((n) => n?.trim())
+        .find((n): n is string => Boolean(n)) ?? userId;
+    const email = profile?.email?.trim();
+    const person: SlackPerson = { id: userId, name, known: true, ...(email ? { email } : {}) };
+    await ctx.store.cache.set(ctx.teamId, cacheName, person, PROFILE_TTL_SECONDS);
+    return person;
+  } catch (error) {
+    ctx.logger.info({ err: slackErrorCode(error), userId }, 'users.info failed');
+    return { id: userId, name: userId, known: false };
+  }
+}
+
+/** The name a Slack user is shown by in attributions. */
+export async function displayName(ctx: ProcessorContext, userId: string): Promise<string> {
+  return (await slackPerson(ctx, userId)).name;
+}
+
+export type MemberMatch =
+  | { ok: true; person: SlackPerson; member: Member }
+  | {
+      ok: false;
+      person: SlackPerson;
+      reason: 'unknownUser' | 'noEmail' | 'noMember' | 'deactivated';
+    };
+
+/**
+ * The service member of a Slack user, by the email of their Slack profile: an exact,
+ * case-insensitive match among the members the service's search returns. An active member
+ * wins over a deactivated one with the same email.
+ */
+export async function memberOf(ctx: ProcessorContext, userId: string): Promise<MemberMatch> {
+  const person = await slackPerson(ctx, userId);
+  if (!person.known) return { ok: false, person, reason: 'unknownUser' };
+  if (!person.email) return { ok: false, person, reason: 'noEmail' };
+  const wanted = person.email.toLowerCase();
+  let deactivated = false;
+  for await (const member of ctx.collab.allMembers(
+    { search: person.email, limit: 50 },
+    { signal: ctx.signal },
+  )) {
+    if (member.user.email?.trim().toLowerCase() !== wanted) continue;
+    if (member.is_deactivated) {
+      deactivated = true;
+      continue;
+    }
+    return { ok: true, person, member };
+  }
+  return { ok: false, person, reason: deactivated ? 'deactivated' : 'noMember' };
+}
+
+/** A member's name as the service shows it. */
+export function memberName(member: Member): string {
+  return member.user.display_name?.trim() || member.user.email?.trim() || member.id;
+}

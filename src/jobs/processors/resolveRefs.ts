@@ -1,0 +1,80 @@
+/**
+ * From what the person named to what the service knows: a PostRef to a post id, a ChannelRef
+ * to a channel. Unknown names are the person's to fix, so they are UserErrors.
+ */
+import { type CollabError, isCollabError } from '../../collab/errors.ts';
+import type { Channel } from '../../collab/schemas.ts';
+import { escapeMrkdwn } from '../../slack/render/mrkdwn.ts';
+import type { ProcessorContext } from '../context.ts';
+import { UserError } from '../errors.ts';
+import type { ChannelRef, PostRef } from '../schemas.ts';
+
+/** The post id of a ref: an id as it is, a url only if the bot has seen it in an API answer. */
+export async function resolvePostId(ctx: ProcessorContext, ref: PostRef): Promise<string> {
+  if ('id' in ref) return ref.id;
+  const id = await ctx.store.urls.postOfUrl(ctx.teamId, ref.url);
+  if (id === undefined) {
+    throw new UserError('I have not seen that link yet — use the post id (shown on its card).');
+  }
+  return id;
+}
+
+/** A channel name as people type it: `#Engineering ` is `engineering`. */
+export function channelName(name: string): string {
+  return name.trim().replace(/^#/, '').trim();
+}
+
+/**
+ * The channel a ref names. By name: the first channel whose name matches exactly, ignoring
+ * case (the service's name filter may match more loosely, so every page is checked). By id:
+ * the channel with that id, to learn its name.
+ */
+export async function resolveChannel(ctx: ProcessorContext, ref: ChannelRef): Promise<Channel> {
+  const opts = { signal: ctx.signal };
+  if ('id' in ref) {
+    for await (const channel of ctx.collab.allChannels({ limit: 50 }, opts)) {
+      if (channel.id === ref.id) return channel;
+    }
+    throw new UserError(
+      `There is no channel with id ${code(ref.id)}. See the channels with \`/collab channels\`.`,
+    );
+  }
+  const wanted = channelName(ref.name);
+  const lower = wanted.toLowerCase();
+  for await (const channel of ctx.collab.allChannels({ name: wanted, limit: 50 }, opts)) {
+    if (channel.name.toLowerCase() === lower) return channel;
+  }
+  throw new UserError(
+    `There is no channel named #${escapeMrkdwn(wanted)}. See the channels with \`/collab channels\`.`,
+  );
+}
+
+/** True for a 404 of the service. */
+export function isNotFound(error: unknown): error is CollabError {
+  return isCollabError(error) && error.reason === 'notFound';
+}
+
+/** Runs `call`; a 404 becomes a UserError with `words`. */
+export async function orNotFound<T>(call: () => Promise<T>, words: string): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (isNotFound(error)) throw new UserError(words);
+    throw error;
+  }
+}
+
+/** "No post with id `X`." */
+export function noPost(postId: string): string {
+  return `No post with id ${code(postId)}.`;
+}
+
+/** "No thread with id `X`." */
+export function noThread(threadId: string): string {
+  return `No thread with id ${code(threadId)}.`;
+}
+
+/** Text the person typed shown as inline code: escaped, and no backtick can end it early. */
+export function code(text: string): string {
+  return `\`${escapeMrkdwn(text.replace(/`/g, "'"))}\``;
+}

@@ -1,0 +1,137 @@
+/**
+ * sendDm: a direct message from Slack to people of the service, in a thread of the service.
+ * The thread of an exact set of members is made once and reused; the sender is in it when
+ * they are a member too.
+ */
+import type { Member, Message, Thread } from '../../collab/schemas.ts';
+import { success } from '../../slack/render/messages.ts';
+import { escapeMrkdwn } from '../../slack/render/mrkdwn.ts';
+import type { ProcessorContext } from '../context.ts';
+import { UserError } from '../errors.ts';
+import type { JobData, Origin } from '../schemas.ts';
+import { type MemberMatch, memberName, memberOf } from './people.ts';
+import { noThread, orNotFound } from './resolveRefs.ts';
+import { tell } from './tell.ts';
+import { contentEquals, createdSince, escapeMarkdown } from './text.ts';
+
+/** How many of a thread's newest messages are searched for one that may have landed. */
+const RECOVER_WINDOW = 20;
+
+export async function sendDm(data: JobData<'sendDm'>, ctx: ProcessorContext): Promise<void> {
+  const { origin } = data;
+  const sender = await memberOf(ctx, origin.userId);
+  const text = `*${escapeMarkdown(sender.person.name)}* via Slack:\n${data.text}`;
+
+  if ('threadId' in data) {
+    await sendMessage(ctx, data.threadId, text);
+    await tell(ctx, origin, success(`Sent to thread ${inlineCode(data.threadId)}.`));
+    return;
+  }
+
+  const recipients = await recipientsOf(ctx, data.slackUserIds);
+  const members = uniqueMembers([...recipients, ...(sender.ok ? [sender.member] : [])]);
+  const memberIds = members.map((m) => m.id);
+  let shortfall: string | undefined;
+  let threadId = await ctx.store.threads.threadFor(ctx.teamId, memberIds);
+  if (threadId === undefined) {
+    // No list-threads endpoint exists to tell whether an ambiguous create landed: a re-run after
+    // a dropped answer may make a second thread (harmless: the message is sent only once).
+    const thread: Thread = await ctx.once('thread', () =>
+      ctx.collab.createThread(
+        { member_ids: memberIds, title: `${members.map(memberName).join(', ')} (from Slack)` },
+        { signal: ctx.signal },
+      ),
+    );
+    threadId = thread.id;
+    await ctx.store.threads.remember(ctx.teamId, threadId, threadOrigin(origin, memberIds));
+    const added = thread.members_count;
+    if (typeof added === 'number' && added < memberIds.length) {
+      shortfall = `The service added ${added} of the ${memberIds.length} people you named.`;
+    }
+  }
+  await sendMessage(ctx, threadId, text);
+
+  const names = uniqueMembers(recipients).map(memberName);
+  const sent = `Sent to ${listOf(names)} in thread ${inlineCode(threadId)}.`;
+  await tell(ctx, origin, success(shortfall ? `${sent} ${shortfall}` : sent));
+}
+
+function threadOrigin(origin: Origin, memberIds: string[]) {
+  return {
+    slackChannel: origin.slackChannel,
+    ...(origin.threadTs ? { threadTs: origin.threadTs } : {}),
+    createdBy: origin.userId,
+    memberIds,
+  };
+}
+
+/** Sends `text` once: an ambiguous create is found again among the thread's newest messages. */
+async function sendMessage(ctx: ProcessorContext, threadId: string, text: string): Promise<Message> {
+  const opts = { signal: ctx.signal };
+  const since = await ctx.once('message:since', async () => Date.now());
+  return ctx.once(
+    'message',
+    () =>
+      orNotFound(
+        () => ctx.collab.createMessage(threadId, { content_markdown: text }, opts),
+        noThread(threadId),
+      ),
+    async () => {
+      const page = await orNotFound(
+        () =>
+          ctx.collab.listMessages(
+            threadId,
+            { sort: 'created_at', direction: 'desc', limit: RECOVER_WINDOW },
+            opts,
+          ),
+        noThread(threadId),
+      );
+      return page.data.find(
+        (m) =>
+          m.author?.type === 'app' && createdSince(m.created_at, since) && contentEquals(m.content, text),
+      );
+    },
+  );
+}
+
+/** The members of the named Slack users; all must map, or the person hears who did not and why. */
+async function recipientsOf(ctx: ProcessorContext, slackUserIds: string[]): Promise<Member[]> {
+  const matches: MemberMatch[] = [];
+  for (const userId of new Set(slackUserIds)) matches.push(await memberOf(ctx, userId));
+  const problems = matches.flatMap((m) => (m.ok ? [] : [`• <@${m.person.id}>: ${why(m)}`]));
+  if (problems.length > 0) {
+    throw new UserError(
+      `I could not send the message: not everyone you named is a member of the service.\n${problems.join('\n')}`,
+    );
+  }
+  return matches.flatMap((m) => (m.ok ? [m.member] : []));
+}
+
+function why(match: Extract<MemberMatch, { ok: false }>): string {
+  const email = match.person.email ? escapeMrkdwn(match.person.email) : '';
+  switch (match.reason) {
+    case 'unknownUser':
+      return 'not found in Slack';
+    case 'noEmail':
+      return 'no email in their Slack profile';
+    case 'noMember':
+      return `no member with the email ${email}`;
+    case 'deactivated':
+      return `the member with the email ${email} is deactivated`;
+  }
+}
+
+function uniqueMembers(members: Member[]): Member[] {
+  const seen = new Set<string>();
+  return members.filter((m) => !seen.has(m.id) && seen.add(m.id));
+}
+
+function listOf(names: string[]): string {
+  if (names.length <= 1) return names[0] ?? 'yourself';
+  return `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
+}
+
+/** An id shown as inline code in text that render escapes (so no escaping here). */
+function inlineCode(id: string): string {
+  return `\`${id.replace(/`/g, "'")}\``;
+}

@@ -1,0 +1,24 @@
+/** unresolvePost: reopens a resolved post, updates its cards. */
+import { escapeMrkdwn } from '../../slack/render/mrkdwn.ts';
+import type { Processor } from '../context.ts';
+import { displayName } from './people.ts';
+import { showPostChange } from './postChange.ts';
+import { noPost, orNotFound, resolvePostId } from './resolveRefs.ts';
+
+export const unresolvePost: Processor<'unresolvePost'> = async (data, ctx) => {
+  const { origin } = data;
+  const postId = await resolvePostId(ctx, data.post);
+  const name = await displayName(ctx, origin.userId);
+  // Reopening again is harmless, so no recover is needed.
+  const post = await ctx.once('unresolve', () =>
+    orNotFound(() => ctx.collab.unresolvePost(postId, { signal: ctx.signal }), noPost(postId)),
+  );
+  await showPostChange(
+    ctx,
+    origin,
+    post,
+    `Reopened by *${escapeMrkdwn(name)}* via Slack`,
+    'Reopened',
+    data.card,
+  );
+};

@@ -1,0 +1,183 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Harness, startHarness } from '../support/harness.ts';
+import { appPostsWith, blockText, callsOf, originOf, responseTexts, run, unique } from './helpers.ts';
+
+describe('resolvePost, unresolvePost, createComment', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness();
+  });
+  afterAll(() => h.close());
+
+  /** A post made through createPost, so it has a card in Slack. */
+  async function postWithCard(title = unique('Card')) {
+    const origin = originOf(h);
+    expect(
+      (await run(h, 'createPost', { origin, channel: { name: 'engineering' }, title, content: title })).state,
+    ).toBe('completed');
+    const post = appPostsWith(h, title)[0]!;
+    const [card] = await h.bot.store.cards.cardsOfPost('T_LOCAL', post.id);
+    return { post, card: card!, title, url: `${h.emulator.url}/p/${post.id}` };
+  }
+
+  const updatesOf = (card: { slackChannel: string; ts: string }) =>
+    callsOf(h, 'chat.update').filter((c) => c.args.channel === card.slackChannel && c.args.ts === card.ts);
+
+  it('resolves by url with a message: attributed, its card updated in place, the person told', async () => {
+    const { post, card, title, url } = await postWithCard();
+    const origin = originOf(h, { source: 'modal' });
+    const { state } = await run(h, 'resolvePost', {
+      origin,
+      post: { url: `<${url}|${title}>` },
+      message: 'Fixed in v2',
+    });
+    expect(state).toBe('completed');
+
+    const resolution = h.emulator.org().posts.get(post.id)?.resolution;
+    expect(resolution?.resolved_by.type).toBe('app');
+    const sent = h.emulator.received.find(
+      (r) => r.route === 'POST /v2/posts/{post_id}/resolution' && r.path.includes(post.id),
+    );
+    expect(sent?.body).toEqual({ content_markdown: 'Fixed in v2\n\n_Resolved from Slack by Ada Lovelace_' });
+
+    const updates = updatesOf(card);
+    expect(updates).toHaveLength(1);
+    const shown = blockText(updates[0]?.args.blocks);
+    expect(shown).toContain(title);
+    expect(shown).toContain('Resolved by *Ada Lovelace* via Slack');
+    expect(shown).toContain('Fixed in v2');
+    expect(responseTexts(h, origin)).toEqual([`:white_check_mark: Resolved <${url}|${title}>`]);
+  });
+
+  it('without a message sends no content_markdown; with a comment id, comment_id only', async () => {
+    const { post } = await postWithCard();
+    expect((await run(h, 'resolvePost', { origin: originOf(h), post: { id: post.id } })).state).toBe(
+      'completed',
+    );
+    const comment = h.emulator.org().actAs(memberOf(h, 'grace@example.com')).createComment(post.id, {
+      content_markdown: 'The answer',
+    });
+    expect(
+      (await run(h, 'resolvePost', { origin: originOf(h), post: { id: post.id }, commentId: comment.id }))
+        .state,
+    ).toBe('completed');
+    const bodies = h.emulator.received
+      .filter((r) => r.route === 'POST /v2/posts/{post_id}/resolution' && r.path.includes(post.id))
+      .map((r) => r.body);
+    expect(bodies).toEqual([{}, { comment_id: comment.id }]);
+  });
+
+  it('a button press: the card changes in place, nothing else is said', async () => {
+    const { post, card } = await postWithCard();
+    const origin = originOf(h, { source: 'button', slackChannel: card.slackChannel });
+    expect((await run(h, 'resolvePost', { origin, post: { id: post.id }, card })).state).toBe('completed');
+    expect(updatesOf(card)).toHaveLength(1);
+    expect(responseTexts(h, origin)).toEqual([]);
+  });
+
+  it('updates a card it had not remembered (the one acted on), and remembers it', async () => {
+    const { post } = await postWithCard();
+    const posted = await fetchPostMessage(h, 'C_OTHER', 'an old card');
+    const card = { slackChannel: 'C_OTHER', ts: posted };
+    expect((await run(h, 'unresolvePost', { origin: originOf(h), post: { id: post.id }, card })).state).toBe(
+      'completed',
+    );
+    const update = updatesOf(card);
+    expect(update).toHaveLength(1);
+    expect(blockText(update[0]?.args.blocks)).toContain('Reopened by *Ada Lovelace* via Slack');
+    expect(await h.bot.store.cards.cardsOfPost('T_LOCAL', post.id)).toContainEqual(card);
+  });
+
+  it('reopens, and forgets a card whose message is gone', async () => {
+    const { post, card, url, title } = await postWithCard();
+    await run(h, 'resolvePost', { origin: originOf(h), post: { id: post.id } });
+    h.slack.failNext('chat.update', 'message_not_found');
+    const origin = originOf(h);
+    expect((await run(h, 'unresolvePost', { origin, post: { id: post.id } })).state).toBe('completed');
+    expect(h.emulator.org().posts.get(post.id)?.resolution).toBeNull();
+    expect(await h.bot.store.cards.cardsOfPost('T_LOCAL', post.id)).not.toContainEqual(card);
+    expect(responseTexts(h, origin)).toEqual([`:white_check_mark: Reopened <${url}|${title}>`]);
+  });
+
+  it('an unknown url is the person’s to fix', async () => {
+    const origin = originOf(h);
+    expect(
+      (await run(h, 'resolvePost', { origin, post: { url: 'https://elsewhere.example/p/1' } })).state,
+    ).toBe('failed');
+    expect(responseTexts(h, origin)).toEqual([
+      ':warning: I have not seen that link yet — use the post id (shown on its card).',
+    ]);
+  });
+
+  it('comments as the person, as a reply to a comment, remembers the Slack reply, updates the card', async () => {
+    const { post, card, url, title } = await postWithCard();
+    const parent = h.emulator.org().actAs(memberOf(h, 'grace@example.com')).createComment(post.id, {
+      content_markdown: 'Question?',
+    });
+    const origin = originOf(h);
+    const reply = { slackChannel: card.slackChannel, ts: '1700000000.000900' };
+    const { state } = await run(h, 'createComment', {
+      origin,
+      post: { id: post.id },
+      parentId: parent.id,
+      text: 'Answer!',
+      reply,
+    });
+    expect(state).toBe('completed');
+    const comments = h.emulator.org().commentsOf(post.id);
+    const mine = comments.find((c) => c.author.type === 'app');
+    expect(mine?.content_markdown).toBe('*Ada Lovelace* via Slack:\nAnswer!');
+    expect(mine?.parent_id).toBe(parent.id);
+    expect(await h.bot.store.cards.commentOfReply('T_LOCAL', reply)).toEqual({
+      postId: post.id,
+      commentId: mine?.id,
+    });
+    expect(blockText(updatesOf(card).at(-1)?.args.blocks)).toContain('2 comments');
+    expect(responseTexts(h, origin)).toEqual([`:white_check_mark: Comment added to <${url}|${title}>`]);
+  });
+
+  it('a bridged Slack reply (source event) comments quietly', async () => {
+    const { post } = await postWithCard();
+    const origin = originOf(h, { source: 'event' });
+    expect(
+      (await run(h, 'createComment', { origin, post: { id: post.id }, text: 'from a thread' })).state,
+    ).toBe('completed');
+    expect(
+      h.emulator
+        .org()
+        .commentsOf(post.id)
+        .map((c) => c.content_markdown),
+    ).toEqual(['*Ada Lovelace* via Slack:\nfrom a thread']);
+    expect(responseTexts(h, origin)).toEqual([]);
+    expect(
+      h.slack.calls.filter(
+        (c) =>
+          c.method === 'chat.postEphemeral' &&
+          c.args.user === 'U_ADA' &&
+          String(c.args.text).includes('Comment added'),
+      ),
+    ).toEqual([]);
+  });
+
+  it('a comment on a post that does not exist', async () => {
+    const origin = originOf(h);
+    expect(
+      (await run(h, 'createComment', { origin, post: { id: 'pst_missing' }, text: 'hello' })).state,
+    ).toBe('failed');
+    expect(responseTexts(h, origin)).toEqual([':warning: No post with id `pst_missing`.']);
+  });
+});
+
+function memberOf(h: Harness, email: string): string {
+  return [...h.emulator.org().members.values()].find((m) => m.user.email === email)!.id;
+}
+
+/** A bot message posted straight to the stand-in (as an older version of the app would have). */
+async function fetchPostMessage(h: Harness, channel: string, text: string): Promise<string> {
+  const response = await fetch(`${h.slack.url}chat.postMessage`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: 'Bearer xoxb-test-harness' },
+    body: JSON.stringify({ channel, text }),
+  });
+  return ((await response.json()) as { ts: string }).ts;
+}
