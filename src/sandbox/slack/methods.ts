@@ -152,6 +152,9 @@ function replaceView(stored: StoredView, raw: Record<string, unknown>, installat
 }
 
 const handlers: Record<string, Handler> = {
+  'apps.connections.open': ({ world }) =>
+    world.socketModeUrl ? { ok: true, url: world.socketModeUrl } : fail('not_allowed_token_type'),
+
   'auth.test': ({ installation }) => ({
     ok: true,
     url: `https://${installation.teamDomain}.slack.example/`,

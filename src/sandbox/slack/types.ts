@@ -142,6 +142,8 @@ export interface SlackStandInOptions {
   botId?: string;
   /** App id; default `A_LOCAL`. */
   appId?: string;
+  /** Socket Mode: the WebSocket URL `apps.connections.open` hands out; without it the call fails. */
+  socketModeUrl?: string;
 }
 
 export interface FailNextOptions {

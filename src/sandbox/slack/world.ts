@@ -43,7 +43,11 @@ export class SlackWorld {
   private readonly openedDms = new Set<string>();
   private readonly failures = new Map<string, PendingFailure[]>();
 
+  /** Socket Mode: what `apps.connections.open` answers. */
+  readonly socketModeUrl: string | undefined;
+
   constructor(options: SlackStandInOptions) {
+    this.socketModeUrl = options.socketModeUrl;
     const teamId = options.teamId ?? 'T_LOCAL';
     this.defaultInstallation = {
       teamId,
