@@ -1,0 +1,167 @@
+/**
+ * The sandbox console in a real browser (Debian's chromium, driven by playwright-core): the
+ * sandbox starts in-process on free ports under a private Redis prefix, and a person walks the
+ * main journey — help, link, a post through the modal and its channel picker, resolve from the
+ * card, a comment by a thread reply, a DM. Every wait is on a DOM condition. Screenshots of each
+ * step go to test-output/console/.
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { type Browser, chromium, type Locator, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Sandbox, startSandbox } from '../../../src/sandbox/run.ts';
+import { connectRedis, whenReady } from '../../../src/store/redis.ts';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const SHOTS = join(process.cwd(), 'test-output', 'console');
+const WAIT = 15_000;
+
+const hasChromium = existsSync(CHROMIUM);
+if (!hasChromium) {
+  console.warn(`journey.browser.test: no Chromium at ${CHROMIUM} (apt-get install chromium); skipped`);
+}
+
+async function waitFor(locator: Locator): Promise<Locator> {
+  await locator.first().waitFor({ state: 'visible', timeout: WAIT });
+  return locator.first();
+}
+
+describe.skipIf(!hasChromium)('sandbox console: the main journey in a browser', () => {
+  let sandbox: Sandbox;
+  let browser: Browser;
+  let page: Page;
+  const prefix = `sandbox-test-${randomBytes(5).toString('hex')}`;
+  let step = 0;
+  const shot = async (name: string) => {
+    step += 1;
+    await page.screenshot({ path: join(SHOTS, `${String(step).padStart(2, '0')}-${name}.png`) });
+  };
+  const composer = () => page.locator('#composer-input');
+  const say = async (text: string) => {
+    await composer().fill(text);
+    await composer().press('Enter');
+  };
+
+  beforeAll(async () => {
+    mkdirSync(SHOTS, { recursive: true });
+    sandbox = await startSandbox({
+      env: { PATH: process.env.PATH, REDIS_URL: process.env.REDIS_URL, LOG_LEVEL: 'silent' },
+      plan: { slack: 'local', collab: 'emulator' },
+      port: 0,
+      prefix,
+    });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    });
+    page = await browser.newPage({ viewport: { width: 1360, height: 820 } });
+    page.setDefaultTimeout(WAIT);
+    // The page's own errors explain a failed wait better than the timeout does.
+    page.on('pageerror', (error) => console.error('console page error:', error.message));
+  }, 30_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await sandbox?.stop();
+    const redis = connectRedis(sandbox?.redisUrl ?? 'redis://127.0.0.1:6379', 'producer');
+    await whenReady(redis).catch(() => {});
+    let cursor = '0';
+    do {
+      const [next, found] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 500);
+      cursor = next;
+      if (found.length > 0) await redis.unlink(...found);
+    } while (cursor !== '0');
+    redis.disconnect();
+  });
+
+  it('help, link, post through the modal, resolve, comment in the thread, DM', async () => {
+    await page.goto(sandbox.url);
+    await expect.poll(() => page.locator('#user-switch').inputValue(), { timeout: WAIT }).toBe('U0ADA');
+    await waitFor(page.locator('.emu-post'));
+
+    // 1. /collab help: an ephemeral answer only Ada sees.
+    await say('/collab help');
+    const help = await waitFor(
+      page.locator('.msg.ephemeral', { hasText: '/collab post' }).filter({ has: page.locator('.bk-header') }),
+    );
+    expect(await help.locator('.only-you').textContent()).toContain('Only visible to you');
+    await shot('help');
+
+    // 2. Link #general with replies, so thread replies under cards become comments.
+    await say('/collab link #general with replies');
+    await waitFor(page.locator('.msg.ephemeral', { hasText: 'Linked this Slack channel to #general' }));
+    await shot('linked');
+
+    // 3. /collab post: the modal, its external select of channels, title and content.
+    await say('/collab post');
+    const modal = await waitFor(page.locator('.modal', { hasText: 'New post' }));
+    await shot('post-modal');
+    await modal.locator('.bk-external-input').fill('gen');
+    await (await waitFor(modal.locator('.bk-external-options .option', { hasText: '#general' }))).click();
+    await modal.locator('[data-action-id="title_input"]').fill('Ship the sandbox');
+    await modal.locator('[data-action-id="content_input"]').fill('It runs *without* Slack.');
+    await shot('post-modal-filled');
+    await modal.locator('.modal-submit').click();
+    await page.locator('#modal-root').waitFor({ state: 'hidden' });
+
+    // 4. The card, posted in the channel for everyone.
+    const card = await waitFor(
+      page.locator('.msg:not(.ephemeral)', { hasText: 'Ship the sandbox' }).filter({
+        has: page.locator('.bk-button', { hasText: 'Resolve' }),
+      }),
+    );
+    await shot('card');
+
+    // 5. Resolve from the card: it updates in place (Reopen, Resolved).
+    await card.locator('.bk-button', { hasText: /^Resolve$/ }).click();
+    const resolvedCard = page.locator('.msg:not(.ephemeral)', { hasText: 'Ship the sandbox' }).filter({
+      has: page.locator('.bk-button', { hasText: 'Reopen' }),
+    });
+    await waitFor(resolvedCard);
+    await expect.poll(() => resolvedCard.first().textContent(), { timeout: WAIT }).toContain('Resolved');
+    await waitFor(page.locator('.emu-post', { hasText: 'Ship the sandbox' }).locator('.badge.resolved'));
+    await shot('card-resolved');
+
+    // 6. A reply in the card's thread becomes a comment on the post.
+    const resolved = resolvedCard.first();
+    await resolved.hover();
+    await resolved.locator('.msg-more').click();
+    await resolved.locator('.menu-item', { hasText: 'Reply in thread' }).click();
+    const reply = await waitFor(page.locator('.thread-input'));
+    await reply.fill('Looks good to me');
+    await reply.press('Enter');
+    await waitFor(page.locator('.thread .msg', { hasText: 'Looks good to me' }));
+    await waitFor(
+      page
+        .locator('.emu-post', { hasText: 'Ship the sandbox' })
+        .locator('.emu-comment', { hasText: 'Looks good to me' }),
+    );
+    await shot('thread-comment');
+
+    // 7. /collab dm @grace (picked from the @ list, sent as a Slack mention): a chat thread message.
+    await composer().fill('/collab dm @gra');
+    await (await waitFor(page.locator('#mention-list .option', { hasText: 'grace' }))).click();
+    await composer().press('End');
+    await composer().type('hello from the sandbox');
+    await composer().press('Enter');
+    await waitFor(page.locator('.msg.ephemeral', { hasText: /Sent to .*Grace/ }));
+    await waitFor(page.locator('.emu-thread .emu-message', { hasText: 'hello from the sandbox' }));
+    await shot('dm');
+
+    // 8. Grace sees the card, but none of Ada's ephemeral notes.
+    await page.locator('#user-switch').selectOption('U0GRACE');
+    await expect.poll(() => page.locator('.msg.ephemeral').count(), { timeout: WAIT }).toBe(0);
+    await waitFor(page.locator('.msg', { hasText: 'Ship the sandbox' }));
+    await shot('as-grace');
+  }, 60_000);
+});

@@ -1,0 +1,62 @@
+/**
+ * `npm start` without credentials starts the sandbox and prints one line with the console's URL;
+ * SIGTERM stops it. The process group is ours: it is killed by its id, nothing else.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { afterEach, describe, expect, it } from 'vitest';
+import { freePort } from '../../src/sandbox/redis.ts';
+
+let child: ChildProcess | undefined;
+
+afterEach(async () => {
+  const running = child;
+  child = undefined;
+  if (running?.pid === undefined || running.exitCode !== null) return;
+  const exited = new Promise((resolve) => running.once('exit', resolve));
+  process.kill(-running.pid, 'SIGKILL');
+  await exited;
+});
+
+describe('npm start without credentials', () => {
+  it('starts the sandbox, prints the console line, and stops on SIGTERM', async () => {
+    const port = await freePort();
+    const env: NodeJS.ProcessEnv = {};
+    for (const [name, value] of Object.entries(process.env)) {
+      if (!/^(SLACK_|COLLAB_|QUEUE_PREFIX$|PORT$|ROLE$)/.test(name)) env[name] = value;
+    }
+    child = spawn('npm', ['start', '--silent'], {
+      env: { ...env, PORT: String(port), LOG_LEVEL: 'silent' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    const started = child;
+    let stderr = '';
+    started.stderr?.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString('utf8');
+    });
+    const line = await new Promise<string>((resolve, reject) => {
+      let stdout = '';
+      started.stdout?.on('data', (chunk: Buffer) => {
+        stdout += chunk.toString('utf8');
+        const found = stdout.split('\n').find((l) => l.startsWith('collab-slack sandbox:'));
+        if (found) resolve(found);
+      });
+      started.once('exit', (code) => reject(new Error(`npm start exited (${String(code)}): ${stderr}`)));
+    });
+    expect(line).toMatch(
+      new RegExp(
+        `^collab-slack sandbox: open http://127\\.0\\.0\\.1:${port} — local Slack stand-in \\+ emulated collaboration API \\(.*Redis .+\\)$`,
+      ),
+    );
+    const res = await fetch(`http://127.0.0.1:${port}/`);
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain('collab-slack sandbox');
+
+    const exited = new Promise<number | null>((resolve) => started.once('exit', resolve));
+    process.kill(-started.pid!, 'SIGTERM');
+    await exited;
+    child = undefined;
+    // Stopped: the port is free again.
+    await expect(fetch(`http://127.0.0.1:${port}/`)).rejects.toThrow();
+  }, 30_000);
+});
