@@ -1,18 +1,26 @@
 # syntax=docker/dockerfile:1
 # One image for every role: `docker run IMAGE web|worker|all` (default all).
+# test/docker.test.ts runs these steps on the host (npm ci, start, the HEALTHCHECK command).
 
-FROM node:22-bookworm-slim AS deps
+# Node 24 is the current LTS line.
+FROM node:24-bookworm-slim AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --no-audit --no-fund
+# Production dependencies only; no install scripts (msgpackr falls back to JavaScript).
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund
 
-FROM node:22-bookworm-slim AS runtime
+FROM node:24-bookworm-slim AS runtime
 ENV NODE_ENV=production PORT=3000
 WORKDIR /app
-COPY --from=deps /app/node_modules ./node_modules
-COPY package.json ./
-COPY src ./src
+COPY --from=deps --chown=node:node /app/node_modules ./node_modules
+COPY --chown=node:node package.json ./
+COPY --chown=node:node src ./src
+# The image's unprivileged user (uid 1000).
 USER node
 EXPOSE 3000
+HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+# SIGTERM stops gracefully: no new requests, active jobs finish (see README, Production).
+STOPSIGNAL SIGTERM
 ENTRYPOINT ["node", "--import", "tsx", "src/main.ts", "--role"]
 CMD ["all"]

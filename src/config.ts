@@ -41,7 +41,33 @@ export const CONFIG_DOCS = {
   WORKER_CONCURRENCY: 'Jobs one worker process runs at once. Default 16.',
   JOB_ATTEMPTS: 'Attempts of an operation before it is reported failed. Default 6.',
   JOB_BACKOFF_MS: 'First retry delay; doubles each attempt, with jitter. Default 1000.',
+  JOB_LOCK_MS:
+    'How long a job stays locked to a worker that stopped answering (crashed) before another runs it again; renewed while the job runs. Default 60000.',
   LOG_LEVEL: 'pino level: `fatal` … `trace`. Default `info`.',
+  SLACK_CLIENT_ID:
+    "Multi-workspace mode: the app's client id. With `SLACK_CLIENT_SECRET` and `SLACK_STATE_SECRET` it turns on OAuth install at `/slack/install`.",
+  SLACK_CLIENT_SECRET: "Multi-workspace mode: the app's client secret.",
+  SLACK_STATE_SECRET: 'Multi-workspace mode: any long random string; signs the OAuth `state`.',
+  ENCRYPTION_KEY:
+    'Multi-workspace mode: 32 bytes, base64 or hex; encrypts API keys and bot tokens at rest (AES-256-GCM).',
+  ENCRYPTION_KEY_PREVIOUS:
+    'Optional: the key before a rotation; values it encrypted are still read, and re-encrypted with `ENCRYPTION_KEY`.',
+  ADMIN_USER_IDS:
+    'Optional: Slack user ids (comma separated) who may change settings besides workspace admins and owners.',
+  ALLOW_INSECURE_COLLAB_URL:
+    'Optional: `true` lets an admin connect to an `http://` service on localhost / 127.0.0.1 outside development.',
+  NODE_ENV:
+    '`development` or `test` also allow an `http://` service on localhost / 127.0.0.1; anything else requires `https://`.',
+  READY_MAX_WAITING: '`/readyz` answers 503 when more jobs than this wait in the queue. Default 10000.',
+  FEED_POLL_INTERVAL_MS:
+    'How often a followed Slack channel checks its collaboration channel for new posts and changes. Default 60000.',
+  THREAD_POLL_ACTIVE_MS:
+    'How often a mirrored chat thread is checked for replies while its conversation was active in the last 10 minutes. Default 15000.',
+  THREAD_POLL_IDLE_MS: 'How often a quiet mirrored chat thread is checked for replies. Default 300000.',
+  DIGEST_QUIET_NOTE:
+    '`true` posts a one-line "nothing changed" note when a scheduled digest has nothing to say; `false` (default) posts nothing.',
+  COLLAB_POST_URL_PATTERN:
+    'Optional: a regular expression with one capture group, the post id, e.g. `^https://collab\\.example\\.com/posts/([^/?#]+)`. Links matching it are unfurled even if the bot has not seen them. Without it only urls the service handed to the bot are recognised (the API shows no url format).',
 } as const satisfies Record<string, string>;
 
 export type ConfigVariable = keyof typeof CONFIG_DOCS;
@@ -85,15 +111,64 @@ const EnvSchema = z.object({
   WORKER_CONCURRENCY: int(16, 1, 1024),
   JOB_ATTEMPTS: int(6, 1, 50),
   JOB_BACKOFF_MS: int(1000, 10, 600_000),
+  JOB_LOCK_MS: int(60_000, 1000, 600_000),
   LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
     .optional()
     .default('info'),
+  SLACK_CLIENT_ID: optionalText,
+  SLACK_CLIENT_SECRET: optionalText,
+  SLACK_STATE_SECRET: optionalText,
+  ENCRYPTION_KEY: optionalText,
+  ENCRYPTION_KEY_PREVIOUS: optionalText,
+  ADMIN_USER_IDS: z
+    .string()
+    .optional()
+    .transform((raw) =>
+      (raw ?? '')
+        .split(',')
+        .map((id) => id.trim())
+        .filter((id) => id !== ''),
+    ),
+  ALLOW_INSECURE_COLLAB_URL: z
+    .enum(['true', 'false', '1', '0', ''])
+    .optional()
+    .transform((v) => v === 'true' || v === '1'),
+  NODE_ENV: optionalText,
+  READY_MAX_WAITING: int(10_000, 1, 10_000_000),
+  FEED_POLL_INTERVAL_MS: int(60_000, 1000, 24 * 3600_000),
+  THREAD_POLL_ACTIVE_MS: int(15_000, 1000, 24 * 3600_000),
+  THREAD_POLL_IDLE_MS: int(300_000, 1000, 7 * 24 * 3600_000),
+  DIGEST_QUIET_NOTE: z
+    .enum(['true', 'false', '1', '0', ''])
+    .optional()
+    .transform((v) => v === 'true' || v === '1'),
+  COLLAB_POST_URL_PATTERN: z
+    .string()
+    .optional()
+    .transform((raw, ctx) => {
+      if (raw === undefined || raw.trim() === '') return undefined;
+      let pattern: RegExp;
+      try {
+        pattern = new RegExp(raw.trim());
+      } catch {
+        ctx.addIssue({ code: 'custom', message: 'must be a valid regular expression' });
+        return z.NEVER;
+      }
+      // One capture group: the post id. Counted on an empty match's shape.
+      const groups = new RegExp(`${pattern.source}|`).exec('')?.length ?? 1;
+      if (groups - 1 !== 1) {
+        ctx.addIssue({ code: 'custom', message: 'must have exactly one capture group (the post id)' });
+        return z.NEVER;
+      }
+      return pattern;
+    }),
 });
 
 export interface SlackConfig {
   signingSecret?: string;
-  botToken: string;
+  /** single-workspace mode only; multi-workspace bot tokens come from installations */
+  botToken?: string;
   appToken?: string;
   botUserId?: string;
   apiUrl?: string;
@@ -101,8 +176,9 @@ export interface SlackConfig {
 }
 
 export interface CollabConfig {
-  baseUrl: string;
-  apiKey: string;
+  /** single-workspace mode only; each workspace connects its own in multi-workspace mode */
+  baseUrl?: string;
+  apiKey?: string;
   queryNames?: Partial<QueryNames>;
   connectTimeoutMs: number;
   timeoutMs: number;
@@ -116,8 +192,30 @@ export interface Config {
   redisUrl: string;
   prefix: string;
   port: number;
-  worker: { concurrency: number; attempts: number; backoffMs: number };
+  worker: { concurrency: number; attempts: number; backoffMs: number; lockMs: number };
   logLevel: string;
+  /** multi-workspace mode (OAuth install); undefined in single-workspace mode */
+  install?: InstallConfig;
+  /** AES-256-GCM keys of values at rest (see store/crypto.ts); required in multi-workspace mode */
+  encryption?: { encryptionKey: string; encryptionKeyPrevious?: string };
+  /** who may change settings besides workspace admins and owners */
+  adminUserIds: string[];
+  /** whether an admin may connect to http:// on localhost (development, tests, or the explicit opt-in) */
+  allowInsecureCollabUrl: boolean;
+  /** /readyz fails when more jobs than this are waiting */
+  readyMaxWaiting: number;
+  /** how often feeds and mirrored threads are polled */
+  polling: { feedIntervalMs: number; threadActiveMs: number; threadIdleMs: number };
+  /** digests: post a one-line note when nothing changed (DIGEST_QUIET_NOTE) */
+  digestQuietNote: boolean;
+  /** unfurls: url → post id for links the bot has not seen (COLLAB_POST_URL_PATTERN) */
+  postUrlPattern?: RegExp | undefined;
+}
+
+export interface InstallConfig {
+  clientId: string;
+  clientSecret: string;
+  stateSecret: string;
 }
 
 export class ConfigError extends Error {
@@ -142,25 +240,43 @@ export function loadConfig(env: Env = process.env): Config {
   const need = (name: ConfigVariable, value: string | undefined, why: string) => {
     if (value === undefined) problems.push(`${name} is missing (${why}). ${CONFIG_DOCS[name]}`);
   };
-  need('SLACK_BOT_TOKEN', e.SLACK_BOT_TOKEN, 'the bot posts with it');
+  const oauth = [e.SLACK_CLIENT_ID, e.SLACK_CLIENT_SECRET, e.SLACK_STATE_SECRET];
+  const multi = oauth.some((v) => v !== undefined);
+  if (multi) {
+    need('SLACK_CLIENT_ID', e.SLACK_CLIENT_ID, 'multi-workspace mode');
+    need('SLACK_CLIENT_SECRET', e.SLACK_CLIENT_SECRET, 'multi-workspace mode');
+    need('SLACK_STATE_SECRET', e.SLACK_STATE_SECRET, 'multi-workspace mode');
+    need('ENCRYPTION_KEY', e.ENCRYPTION_KEY, 'API keys and tokens are encrypted at rest');
+    if (e.SLACK_BOT_TOKEN !== undefined)
+      problems.push(
+        'SLACK_BOT_TOKEN must not be set in multi-workspace mode (installations bring the tokens).',
+      );
+  } else {
+    need('SLACK_BOT_TOKEN', e.SLACK_BOT_TOKEN, 'the bot posts with it');
+    need('COLLAB_API_URL', e.COLLAB_API_URL, 'where the collaboration service is');
+    need('COLLAB_API_KEY', e.COLLAB_API_KEY, 'the organisation key for the service');
+  }
   if (e.SLACK_APP_TOKEN === undefined) need('SLACK_SIGNING_SECRET', e.SLACK_SIGNING_SECRET, 'HTTP mode');
-  need('COLLAB_API_URL', e.COLLAB_API_URL, 'where the collaboration service is');
-  need('COLLAB_API_KEY', e.COLLAB_API_KEY, 'the organisation key for the service');
+  for (const name of ['ENCRYPTION_KEY', 'ENCRYPTION_KEY_PREVIOUS'] as const) {
+    const value = e[name];
+    if (value !== undefined && !isEncryptionKey(value))
+      problems.push(`${name}: must be 32 bytes, written as 64 hex digits or 44 base64 characters.`);
+  }
   if (problems.length > 0) throw new ConfigError(problems);
 
   return {
     role: e.ROLE,
     slack: {
       signingSecret: e.SLACK_SIGNING_SECRET,
-      botToken: e.SLACK_BOT_TOKEN!,
+      ...(e.SLACK_BOT_TOKEN ? { botToken: e.SLACK_BOT_TOKEN } : {}),
       appToken: e.SLACK_APP_TOKEN,
       botUserId: e.SLACK_BOT_USER_ID,
       apiUrl: e.SLACK_API_URL,
       slashCommand: e.SLASH_COMMAND,
     },
     collab: {
-      baseUrl: e.COLLAB_API_URL!,
-      apiKey: e.COLLAB_API_KEY!,
+      ...(e.COLLAB_API_URL ? { baseUrl: e.COLLAB_API_URL } : {}),
+      ...(e.COLLAB_API_KEY ? { apiKey: e.COLLAB_API_KEY } : {}),
       queryNames: e.COLLAB_QUERY_NAMES,
       connectTimeoutMs: e.COLLAB_CONNECT_TIMEOUT_MS,
       timeoutMs: e.COLLAB_TIMEOUT_MS,
@@ -169,7 +285,66 @@ export function loadConfig(env: Env = process.env): Config {
     redisUrl: e.REDIS_URL,
     prefix: e.QUEUE_PREFIX,
     port: e.PORT,
-    worker: { concurrency: e.WORKER_CONCURRENCY, attempts: e.JOB_ATTEMPTS, backoffMs: e.JOB_BACKOFF_MS },
+    worker: {
+      concurrency: e.WORKER_CONCURRENCY,
+      attempts: e.JOB_ATTEMPTS,
+      backoffMs: e.JOB_BACKOFF_MS,
+      lockMs: e.JOB_LOCK_MS,
+    },
     logLevel: e.LOG_LEVEL,
+    ...(multi
+      ? {
+          install: {
+            clientId: e.SLACK_CLIENT_ID!,
+            clientSecret: e.SLACK_CLIENT_SECRET!,
+            stateSecret: e.SLACK_STATE_SECRET!,
+          },
+        }
+      : {}),
+    ...(e.ENCRYPTION_KEY
+      ? {
+          encryption: {
+            encryptionKey: e.ENCRYPTION_KEY,
+            ...(e.ENCRYPTION_KEY_PREVIOUS ? { encryptionKeyPrevious: e.ENCRYPTION_KEY_PREVIOUS } : {}),
+          },
+        }
+      : {}),
+    adminUserIds: e.ADMIN_USER_IDS,
+    allowInsecureCollabUrl:
+      e.ALLOW_INSECURE_COLLAB_URL || e.NODE_ENV === 'development' || e.NODE_ENV === 'test',
+    readyMaxWaiting: e.READY_MAX_WAITING,
+    polling: {
+      feedIntervalMs: e.FEED_POLL_INTERVAL_MS,
+      threadActiveMs: e.THREAD_POLL_ACTIVE_MS,
+      threadIdleMs: e.THREAD_POLL_IDLE_MS,
+    },
+    digestQuietNote: e.DIGEST_QUIET_NOTE,
+    postUrlPattern: e.COLLAB_POST_URL_PATTERN,
   };
+}
+
+/** 32 bytes as 64 hex digits, or as base64 (padded or not). */
+export function isEncryptionKey(value: string): boolean {
+  return decodeEncryptionKey(value) !== undefined;
+}
+
+export function decodeEncryptionKey(value: string): Buffer | undefined {
+  const text = value.trim();
+  if (/^[0-9a-fA-F]{64}$/.test(text)) return Buffer.from(text, 'hex');
+  if (/^[A-Za-z0-9+/_-]{43}=?$/.test(text)) {
+    const bytes = Buffer.from(text.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
+    return bytes.length === 32 ? bytes : undefined;
+  }
+  return undefined;
+}
+
+/** The queue's Redis and prefix alone, for tools (the jobs CLI) that need nothing else. */
+export function loadQueueConfig(env: Env = process.env): { redisUrl: string; prefix: string } {
+  const parsed = EnvSchema.pick({ REDIS_URL: true, QUEUE_PREFIX: true }).safeParse(env);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => `${String(issue.path[0] ?? '?')}: ${issue.message}`),
+    );
+  }
+  return { redisUrl: parsed.data.REDIS_URL, prefix: parsed.data.QUEUE_PREFIX };
 }

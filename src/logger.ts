@@ -16,6 +16,14 @@ const SECRET_FIELDS = [
   'Authorization',
   'password',
   'secret',
+  'stateSecret',
+  'client_secret',
+  'encryptionKey',
+  'encryptionKeyPrevious',
+  'access_token',
+  'refreshToken',
+  'refresh_token',
+  'cookie',
 ];
 
 /** Paths pino censors: the field itself and the same field one and two levels down. */
@@ -27,6 +35,23 @@ export const REDACT_PATHS = SECRET_FIELDS.flatMap((f) => [
 ]);
 
 export type { Logger };
+
+const SECRET_KEY = '(?:client_secret|[a-z_]*token|[a-z_]*secret|password|api_?key|authorization)';
+const JSON_SECRET = new RegExp(`("${SECRET_KEY}"\\s*:\\s*)"[^"]*"`, 'gi');
+const FORM_SECRET = new RegExp(`\\b(${SECRET_KEY}=)[^&\\s"]+`, 'gi');
+
+/**
+ * For messages that arrive as text (Bolt's and the Slack Web API client's logs, which print request
+ * bodies at debug level): censors Slack tokens and the values of credential-named fields, in JSON
+ * and in form encoding. Structured fields are censored by {@link REDACT_PATHS}.
+ */
+export function scrubText(text: string): string {
+  return text
+    .replace(/\bxox[a-z]-[A-Za-z0-9-]+/g, '[redacted]')
+    .replace(/\bxapp-[A-Za-z0-9-]+/g, '[redacted]')
+    .replace(JSON_SECRET, '$1"[redacted]"')
+    .replace(FORM_SECRET, '$1[redacted]');
+}
 
 export function createLogger(
   options: { level?: string; name?: string } = {},

@@ -1,6 +1,33 @@
 /** Starting the bot (or the baseline) as a child process, the way it runs in production. */
 import { type ChildProcess, fork } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/**
+ * How a child runs the project's TypeScript: through tsx (a loader that transforms on import), or
+ * the JavaScript that `npm run build` emits into dist/ (what the Dockerfile runs).
+ */
+export type Runtime = 'tsx' | 'js';
+
+export function parseRuntime(value: string): Runtime {
+  if (value !== 'tsx' && value !== 'js') throw new Error(`--runtime must be tsx or js, not ${value}`);
+  if (value === 'js' && !existsSync(`${ROOT}dist/main.js`)) {
+    throw new Error('--runtime js needs the build: run `npm run build` first');
+  }
+  return value;
+}
+
+/** `src/main.ts` under tsx, `dist/main.js` under node. Entries outside src/ always run under tsx. */
+function entryFor(entry: string, runtime: Runtime): { file: string; execArgv: string[] } {
+  if (runtime === 'js' && entry.startsWith('src/')) {
+    return { file: `${ROOT}dist/${entry.slice('src/'.length).replace(/\.ts$/, '.js')}`, execArgv: [] };
+  }
+  return { file: `${ROOT}${entry}`, execArgv: ['--import', 'tsx'] };
+}
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -14,11 +41,19 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** Forks a TypeScript entry with tsx; resolves once `/slack/events` answers or the child says ready. */
-export async function startChild(entry: string, args: string[], env: Record<string, string>, port: number) {
-  const child = fork(entry, args, {
+/** Forks an entry; resolves once `/slack/events` answers. */
+export async function startChild(
+  entry: string,
+  args: string[],
+  env: Record<string, string>,
+  port: number,
+  runtime: Runtime = 'tsx',
+) {
+  const { file, execArgv } = entryFor(entry, runtime);
+  const child = fork(file, args, {
+    cwd: ROOT,
     env: { ...process.env, ...env },
-    execArgv: ['--import', 'tsx'],
+    execArgv,
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
   const deadline = Date.now() + 30_000;
@@ -28,13 +63,54 @@ export async function startChild(entry: string, args: string[], env: Record<stri
       .then(() => true)
       .catch(() => false);
     if (up) return child;
-    if (Date.now() > deadline) throw new Error(`${entry} did not start`);
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`${entry} did not start`);
+    }
     await new Promise((r) => setTimeout(r, 100));
   }
 }
 
+/** Forks the worker role; resolves once it logs that it started. */
+export async function startWorkerChild(
+  env: Record<string, string>,
+  runtime: Runtime,
+  nodeArgs: string[] = [],
+): Promise<ChildProcess> {
+  const { file, execArgv } = entryFor('src/main.ts', runtime);
+  const child = fork(file, ['--role=worker'], {
+    cwd: ROOT,
+    env: { ...process.env, LOG_LEVEL: 'info', ...env },
+    execArgv: [...nodeArgs, ...execArgv],
+    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+  });
+  let seen = '';
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`the worker did not start:\n${seen.slice(-1000)}`));
+    }, 30_000);
+    const onData = (chunk: Buffer) => {
+      seen += chunk.toString('utf8');
+      if (seen.includes('collab-slack started')) {
+        clearTimeout(timer);
+        child.stdout?.off('data', onData);
+        child.stdout?.resume();
+        resolve();
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`the worker exited (${String(code)}) while starting:\n${seen.slice(-1000)}`));
+    });
+  });
+  child.removeAllListeners('exit');
+  return child;
+}
+
 export async function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
+  if (child.exitCode !== null || child.signalCode !== null) return;
   await new Promise<void>((resolve) => {
     child.once('exit', () => resolve());
     child.kill('SIGTERM');
@@ -45,8 +121,34 @@ export async function stopChild(child: ChildProcess): Promise<void> {
 /** Resident set size of a process in MB, from /proc. */
 export async function rssMb(pid: number | undefined): Promise<number | undefined> {
   if (pid === undefined) return undefined;
-  const { readFile } = await import('node:fs/promises');
   const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
   const kb = status.match(/VmRSS:\s+(\d+)/)?.[1];
   return kb ? Number(kb) / 1024 : undefined;
+}
+
+/** Samples the peak RSS of some processes until stopped. */
+export function rssSampler(pids: Array<number | undefined>, everyMs = 200) {
+  const peaks = pids.map(() => 0);
+  const timer = setInterval(() => {
+    pids.forEach((pid, i) => {
+      void rssMb(pid).then((mb) => {
+        if (mb !== undefined) peaks[i] = Math.max(peaks[i] ?? 0, mb);
+      });
+    });
+  }, everyMs);
+  return {
+    stop(): number[] {
+      clearInterval(timer);
+      return peaks;
+    },
+  };
+}
+
+/** Machine line for BENCHMARKS.md. */
+export async function machineLine(): Promise<string> {
+  const { cpus, totalmem, loadavg } = await import('node:os');
+  const cpu = cpus()[0]?.model ?? 'unknown cpu';
+  return `${cpus().length} × ${cpu}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, load average before the run ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}`;
 }

@@ -6,6 +6,8 @@ import type { CollabClient } from '../collab/client.ts';
 import type { Logger } from '../logger.ts';
 import type { Store } from '../store/index.ts';
 import type { Outcomes } from './outcome.ts';
+import type { PollingSettings } from './polling.ts';
+import type { Schedules } from './schedules.ts';
 import type { JobData, Operation } from './schemas.ts';
 import type { Once } from './steps.ts';
 
@@ -16,12 +18,27 @@ export interface ProcessorContext {
   slack: WebClient;
   store: Store;
   outcomes: Outcomes;
+  /** recurring work: feed polls, thread mirroring, digests */
+  schedules: Schedules;
+  /** intervals of feed and thread polling (FEED_POLL_INTERVAL_MS, THREAD_POLL_*_MS) */
+  polling: PollingSettings;
   /** run an effect once across retries and restarts (see steps.ts) */
   once: Once;
   logger: Logger;
   /** true on any run after the first (a retry, or a re-run after a crash or stall) */
   isRerun: boolean;
   signal: AbortSignal | undefined;
+  /** operator options of features (config.ts); absent: the defaults */
+  features?: ProcessorFeatures | undefined;
+}
+
+export interface ProcessorFeatures {
+  /** DIGEST_QUIET_NOTE: post a one-line note when a digest has nothing to say (default: post nothing) */
+  digestQuietNote?: boolean | undefined;
+  /** COLLAB_POST_URL_PATTERN: a url → post id pattern (one capture group) for links the bot has not seen */
+  postUrlPattern?: RegExp | undefined;
+  /** the slash command, for hints in unfurls and App Home (default `/collab`) */
+  command?: string | undefined;
 }
 
 export type Processor<O extends Operation> = (data: JobData<O>, ctx: ProcessorContext) => Promise<void>;

@@ -26,6 +26,17 @@ const WHAT: Record<string, string> = {
   listMessages: 'list the thread',
   linkChannel: 'link the channel',
   unlinkChannel: 'unlink the channel',
+  addDigest: 'schedule the digest',
+  listDigests: 'list the digests',
+  removeDigest: 'remove the digest',
+  runDigest: 'make the digest',
+  sendDigest: 'post the digest',
+  unfurlLinks: 'show the link',
+  publishHome: 'show App Home',
+  followChannel: 'follow the channel',
+  unfollowChannel: 'stop following the channel',
+  pollFeed: 'check the channel for news',
+  pollThread: 'check the thread for replies',
 };
 
 export function describeOperation(operation: string): string {

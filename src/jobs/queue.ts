@@ -5,6 +5,11 @@
  * the same Slack identifiers, so the listener derives the same key. The key is claimed with
  * `SET NX EX` for a day — far longer than a job record lives — and the job id is derived
  * from it, so a duplicate is dropped even after the first job was trimmed.
+ *
+ * The claim is `pending` until the job is added, then `queued`. Claim and add are two round
+ * trips, and Redis can go away between them (or lose the claim's answer, which ioredis then
+ * resends and finds taken): a `pending` claim without its job is not a duplicate, so the
+ * person's retry adds the job (a second add of the same job id is a no-op while it exists).
  */
 import { createHash } from 'node:crypto';
 import { Queue } from 'bullmq';
@@ -16,6 +21,8 @@ export const QUEUE_NAME = 'operations';
 
 /** How long an idempotency claim is held: a day outlives any retry schedule. */
 export const CLAIM_TTL_SECONDS = 24 * 60 * 60;
+const CLAIM_PENDING = 'pending';
+const CLAIM_QUEUED = 'queued';
 
 export interface QueueSettings {
   prefix: string;
@@ -54,22 +61,32 @@ export function createOperationsQueue(connection: Redis, settings: QueueSettings
   });
   queue.on('error', () => {});
 
+  /** A claim taken by an attempt that never got its job queued (or is adding it right now). */
+  async function claimWithoutJob(claimKey: string, jobId: string): Promise<boolean> {
+    if ((await connection.get(claimKey)) !== CLAIM_PENDING) return false;
+    return (await queue.getJob(jobId)) === undefined;
+  }
+
   return {
     queue,
     async enqueue(operation, data, { idempotencyKey }) {
       const parsed = JOB_SCHEMAS[operation].parse(data) as JobData<typeof operation>;
-      const teamId = parsed.origin.teamId;
+      // Jobs a person asked for carry their origin; scheduled and system jobs carry the team.
+      const teamId = 'origin' in parsed ? parsed.origin.teamId : parsed.teamId;
       const jobId = jobIdFor(teamId, idempotencyKey);
       const claimKey = keys(settings, teamId).claim(jobId);
-      const claimed = await connection.set(claimKey, '1', 'EX', CLAIM_TTL_SECONDS, 'NX');
-      if (claimed !== 'OK') return { status: 'duplicate', jobId };
+      const claimed = await connection.set(claimKey, CLAIM_PENDING, 'EX', CLAIM_TTL_SECONDS, 'NX');
+      if (claimed !== 'OK' && !(await claimWithoutJob(claimKey, jobId)))
+        return { status: 'duplicate', jobId };
       try {
         await queue.add(operation, parsed, { jobId });
       } catch (error) {
         // Nothing was queued: release the claim so the person's retry is not taken for a duplicate.
-        await connection.del(claimKey).catch(() => {});
+        if (claimed === 'OK') await connection.del(claimKey).catch(() => {});
         throw error;
       }
+      // Best effort: a claim left `pending` only costs a job-existence check on a duplicate.
+      await connection.set(claimKey, CLAIM_QUEUED, 'EX', CLAIM_TTL_SECONDS, 'XX').catch(() => {});
       return { status: 'queued', jobId };
     },
     async close() {

@@ -75,7 +75,13 @@ export const CreateCommentJob = z.object({
 
 export const SendDmJob = z.union([
   z.object({ origin: Origin, slackUserIds: z.array(id).min(1).max(20), text }),
-  z.object({ origin: Origin, threadId: id, text }),
+  z.object({
+    origin: Origin,
+    threadId: id,
+    text,
+    /** a Slack reply to a mirrored message answers that message */
+    parentId: id.optional(),
+  }),
 ]);
 
 const ListPaging = z.object({
@@ -101,6 +107,58 @@ export const ListMessagesJob = ListPaging.extend({ origin: Origin, threadId: id 
 export const LinkChannelJob = z.object({ origin: Origin, channel: ChannelRef, bridgeReplies: z.boolean() });
 export const UnlinkChannelJob = z.object({ origin: Origin });
 
+// ---- digests, unfurls and App Home (what happens in the service comes back to Slack) ----
+
+/** `/collab digest add`: the schedule is already parsed (grammar.ts); tz absent: the person's Slack time zone. */
+export const AddDigestJob = z.object({
+  origin: Origin,
+  pattern: z.string().min(9).max(200),
+  label: z.string().min(1).max(300),
+  tz: z.string().min(1).max(64).optional(),
+});
+export const ListDigestsJob = z.object({ origin: Origin });
+export const RemoveDigestJob = z.object({ origin: Origin, digestId: id });
+/** `/collab digest run`: a digest of the Slack channel now, covering what changed since its last one. */
+export const RunDigestJob = z.object({ origin: Origin });
+/** A scheduler's tick (`schedulerId(teamId, 'digest', digestId)`); `slot` only when enqueued by hand. */
+export const SendDigestJob = z.object({
+  teamId: id,
+  digestId: id,
+  slot: z.number().int().positive().optional(),
+});
+
+/** `link_shared`: the links of one message (or composer) to unfurl. */
+export const UnfurlLinksJob = z.object({
+  teamId: id,
+  slackChannel: id,
+  messageTs: id,
+  unfurlId: id.optional(),
+  source: z.enum(['conversations_history', 'composer']).optional(),
+  links: z
+    .array(z.object({ url: z.string().min(1).max(3000), domain: z.string().max(500) }))
+    .min(1)
+    .max(20),
+});
+
+/** App Home of one person; the listener says what only Slack knows cheaply (may they manage settings). */
+export const PublishHomeJob = z.object({
+  teamId: id,
+  userId: id,
+  canManage: z.boolean().default(false),
+  mode: z.enum(['single', 'multi']).default('single'),
+  command: z.string().min(1).max(40).default('/collab'),
+});
+
+// ---- channel feeds and thread mirroring (what happens in the service comes back to Slack) ----
+
+/** `/collab follow` / `unfollow`: the Slack channel of the origin follows its linked channel, or stops. */
+export const FollowChannelJob = z.object({ origin: Origin });
+export const UnfollowChannelJob = z.object({ origin: Origin });
+/** A feed scheduler's tick (`schedulerId(teamId, 'feed', slackChannel)`). */
+export const PollFeedJob = z.object({ teamId: id, slackChannel: id });
+/** A mirrored thread's scheduler tick (`schedulerId(teamId, 'thread', threadId)`). */
+export const PollThreadJob = z.object({ teamId: id, threadId: id });
+
 export const JOB_SCHEMAS = {
   createPost: CreatePostJob,
   resolvePost: ResolvePostJob,
@@ -113,6 +171,17 @@ export const JOB_SCHEMAS = {
   listMessages: ListMessagesJob,
   linkChannel: LinkChannelJob,
   unlinkChannel: UnlinkChannelJob,
+  addDigest: AddDigestJob,
+  listDigests: ListDigestsJob,
+  removeDigest: RemoveDigestJob,
+  runDigest: RunDigestJob,
+  sendDigest: SendDigestJob,
+  unfurlLinks: UnfurlLinksJob,
+  publishHome: PublishHomeJob,
+  followChannel: FollowChannelJob,
+  unfollowChannel: UnfollowChannelJob,
+  pollFeed: PollFeedJob,
+  pollThread: PollThreadJob,
 } as const;
 
 export type Operation = keyof typeof JOB_SCHEMAS;

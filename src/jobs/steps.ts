@@ -6,14 +6,29 @@
  * - a step that finished returns its saved result without running again;
  * - a step that started but never recorded an end (the request may have reached the service)
  *   first asks `recover` whether the effect exists, and re-runs only if it does not;
- * - otherwise it records "started" durably, runs, and records the result.
+ * - otherwise it records "started" durably (only if it has a `recover`: without one, a step that
+ *   started and never ended simply runs again), runs, and records the result.
  */
 import type { Job } from 'bullmq';
+import { isCollabError } from '../collab/errors.ts';
 
 export interface StepLog {
-  steps: Record<string, { started: true; done?: true; value?: unknown }>;
+  /**
+   * `refused`: the last send of a step with a recover was answered with a status that says it
+   * was not applied (429, 4xx, 5xx) or never left (connection refused) — it is not in doubt.
+   */
+  steps: Record<string, { started: true; done?: true; value?: unknown; refused?: true }>;
   rateLimited?: number;
   notifiedRetry?: true;
+  /** extra runs after the last attempt, to settle a step in doubt (worker.ts) */
+  settleRuns?: number;
+}
+
+/** Steps that started, never ended, and may have taken effect (their answer was lost). */
+export function stepsInDoubt(log: StepLog): string[] {
+  return Object.entries(log.steps)
+    .filter(([, step]) => step.started && !step.done && !step.refused)
+    .map(([name]) => name);
 }
 
 export function readLog(job: Job): StepLog {
@@ -45,9 +60,22 @@ export function stepRunner(job: Job): Once {
         return found;
       }
     }
-    log.steps[name] = { started: true };
-    await writeLog(job, log);
-    const value = await run();
+    // "Started" matters only to a step that can recover: one without a recover runs again anyway.
+    if (recover) {
+      log.steps[name] = { started: true };
+      await writeLog(job, log);
+    }
+    let value: T;
+    try {
+      value = await run();
+    } catch (error) {
+      if (recover && isCollabError(error) && error.kind !== 'ambiguous') {
+        const failed = readLog(job);
+        failed.steps[name] = { started: true, refused: true };
+        await writeLog(job, failed);
+      }
+      throw error;
+    }
     const after = readLog(job);
     after.steps[name] = { started: true, done: true, value };
     await writeLog(job, after);

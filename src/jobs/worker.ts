@@ -14,13 +14,15 @@ import { isCollabError } from '../collab/errors.ts';
 import type { Logger } from '../logger.ts';
 import type { Store } from '../store/index.ts';
 import type { Redis } from '../store/redis.ts';
-import type { Workspaces } from '../store/workspaces.ts';
-import type { ProcessorContext, Processors } from './context.ts';
+import { NOT_CONNECTED, type Workspaces } from '../store/workspaces.ts';
+import type { ProcessorContext, ProcessorFeatures, Processors } from './context.ts';
 import { describeOperation, humanError, isUserError } from './errors.ts';
 import { createOutcomes } from './outcome.ts';
+import { DEFAULT_POLLING, type PollingSettings } from './polling.ts';
 import { QUEUE_NAME } from './queue.ts';
+import type { Schedules } from './schedules.ts';
 import { isOperation, JOB_SCHEMAS, type Origin } from './schemas.ts';
-import { readLog, stepRunner, writeLog } from './steps.ts';
+import { readLog, stepRunner, stepsInDoubt, writeLog } from './steps.ts';
 
 export interface WorkerSettings {
   prefix: string;
@@ -29,6 +31,11 @@ export interface WorkerSettings {
   backoffMs: number;
   /** how many 429s one operation waits out before it is reported failed */
   maxRateLimitWaits?: number;
+  /**
+   * How long a job stays locked to its worker (renewed at half this while it runs). A worker
+   * that crashed holds its jobs this long, plus up to one stalled check, before they run again.
+   */
+  lockMs?: number;
 }
 
 export interface WorkerDeps {
@@ -36,10 +43,18 @@ export interface WorkerDeps {
   workspaces: Workspaces;
   store: Store;
   processors: Processors;
+  schedules: Schedules;
+  /** polling intervals; default DEFAULT_POLLING */
+  polling?: PollingSettings;
   logger: Logger;
   settings: WorkerSettings;
   now?: () => number;
+  /** operator options of features (digests' quiet note, the post url pattern, the slash command) */
+  features?: ProcessorFeatures;
 }
+
+/** How many extra runs a job in doubt gets after its last attempt (see onFailure). */
+const MAX_SETTLE_RUNS = 3;
 
 /** Exponential backoff with full jitter, capped at five minutes. */
 export function backoffDelay(base: number, n: number, random: () => number = Math.random): number {
@@ -51,6 +66,7 @@ export function createWorker(deps: WorkerDeps): Worker {
   const { logger, settings } = deps;
   const now = deps.now ?? Date.now;
   const maxRateLimitWaits = settings.maxRateLimitWaits ?? 20;
+  const lockMs = settings.lockMs ?? 60_000;
 
   const worker = new Worker(
     QUEUE_NAME,
@@ -63,24 +79,38 @@ export function createWorker(deps: WorkerDeps): Worker {
         throw new UnrecoverableError('malformed job data');
       }
       const data = parsed.data;
-      const origin: Origin = data.origin;
-      const workspace = await deps.workspaces.get(origin.teamId);
+      // Jobs a person asked for carry their origin; scheduled jobs (feeds, digests) only a team.
+      const origin: Origin | undefined = 'origin' in data ? data.origin : undefined;
+      const teamId = origin?.teamId ?? (data as unknown as { teamId: string }).teamId;
+      const workspace = await deps.workspaces.get(teamId);
       const outcomes = workspace ? createOutcomes(workspace.slack, logger, now) : undefined;
       if (!workspace || !outcomes) {
-        logger.warn({ jobId: job.id, teamId: origin.teamId }, 'no workspace for job');
+        logger.warn({ jobId: job.id, teamId }, 'no workspace for job');
+        // Installed but not connected: the person hears how to fix it (multi-workspace mode).
+        const slack = await deps.workspaces.unconnectedSlack?.(teamId);
+        if (slack && origin) {
+          const notice = { text: `:electric_plug: ${NOT_CONNECTED}` };
+          await createOutcomes(slack, logger, now).deliver(origin, notice, {
+            replaceOriginal: replacesAck(origin),
+          });
+          throw new UnrecoverableError('workspace not connected');
+        }
         throw new UnrecoverableError('workspace not installed');
       }
       const ctx: ProcessorContext = {
         job,
-        teamId: origin.teamId,
+        teamId,
         collab: workspace.collab,
         slack: workspace.slack,
         store: deps.store,
         outcomes,
+        schedules: deps.schedules,
+        polling: deps.polling ?? DEFAULT_POLLING,
         once: stepRunner(job),
         logger: logger.child({ jobId: job.id, operation }),
         isRerun: job.attemptsStarted > 1 || job.stalledCounter > 0,
         signal,
+        features: deps.features,
       };
       try {
         // The processor registry is keyed by operation; the cast ties the two together.
@@ -97,7 +127,8 @@ export function createWorker(deps: WorkerDeps): Worker {
       prefix: settings.prefix,
       concurrency: settings.concurrency,
       // Retry delays belong to BullMQ's backoff (set on the queue); the lock covers slow API calls.
-      lockDuration: 60_000,
+      lockDuration: lockMs,
+      stalledInterval: Math.min(30_000, lockMs),
       maxStalledCount: 2,
     },
   );
@@ -106,7 +137,7 @@ export function createWorker(deps: WorkerDeps): Worker {
     job: Job,
     token: string | undefined,
     error: unknown,
-    origin: Origin,
+    origin: Origin | undefined,
     ctx: ProcessorContext,
   ) {
     const operation = job.name;
@@ -130,18 +161,36 @@ export function createWorker(deps: WorkerDeps): Worker {
     }
 
     // Anything else (a Redis hiccup, a bug) is retried like a retryable error: effects are in the step log.
-    const final =
-      isUserError(error) ||
-      (isCollabError(error) && error.kind === 'permanent') ||
-      job.attemptsMade + 1 >= attempts;
+    const refused = isUserError(error) || (isCollabError(error) && error.kind === 'permanent');
+    const final = refused || job.attemptsMade + 1 >= attempts;
+
+    // A step that started and never ended may have taken effect (a create whose answer was lost).
+    // Out of attempts, that doubt is settled first: one more run, without spending an attempt,
+    // whose recover looks for what landed — a person is never told "failed" for what may exist.
+    const inDoubt = stepsInDoubt(log).length > 0;
+    if (final && !refused && inDoubt && token && (log.settleRuns ?? 0) < MAX_SETTLE_RUNS) {
+      log.settleRuns = (log.settleRuns ?? 0) + 1;
+      await writeLog(job, log);
+      const delay = backoffDelay(settings.backoffMs, job.attemptsMade);
+      ctx.logger.info({ delay }, 'last attempt ended in doubt; running once more to settle it');
+      await job.moveToDelayed(now() + delay, token);
+      throw new DelayedError();
+    }
 
     if (final) {
       ctx.logger.warn({ err: isCollabError(error) ? error.toJSON() : error }, 'operation failed');
-      await ctx.outcomes.deliver(
-        origin,
-        { text: `:warning: ${humanError(operation, error)}` },
-        { replaceOriginal: replacesAck(origin) },
-      );
+      if (origin) {
+        const words =
+          !refused && inDoubt
+            ? `Could not ${describeOperation(operation)} for sure: it was sent, but the service never confirmed it and retries did not get through. It may have gone through: check before trying again.`
+            : humanError(operation, error);
+        await ctx.outcomes.deliver(
+          origin,
+          { text: `:warning: ${words}` },
+          { replaceOriginal: replacesAck(origin) },
+        );
+        await rememberOutcome(origin, operation, 'failed', words);
+      }
       throw new UnrecoverableError(error instanceof Error ? error.message : String(error));
     }
 
@@ -159,19 +208,45 @@ export function createWorker(deps: WorkerDeps): Worker {
     if (job && /stalled/i.test(error.message) && isOperation(job.name)) {
       const origin = (job.data as { origin?: Origin }).origin;
       if (!origin) return;
+      void rememberOutcome(origin, job.name, 'failed', 'the worker stopped while running it');
+      // Steps that ended or may have taken effect: part of it may be done, so no plain "try again".
+      const log = readLog(job);
+      const partly = stepsInDoubt(log).length > 0 || Object.values(log.steps).some((step) => step.done);
+      const text = partly
+        ? `:warning: Could not finish: the worker stopped while running it, and it may have gone through (${describeOperation(job.name)}). Check before trying again.`
+        : `:warning: Could not ${describeOperation(job.name)}: the worker stopped while running it. Try again.`;
       void deps.workspaces.get(origin.teamId).then((ws) => {
         if (!ws) return;
-        void createOutcomes(ws.slack, logger, now).deliver(origin, {
-          text: `:warning: Could not ${describeOperation(job.name)}: the worker stopped while running it. Try again.`,
-        });
+        void createOutcomes(ws.slack, logger, now).deliver(origin, { text });
       });
     }
+  });
+  // Each finished operation of a person is remembered for their App Home (failures in onFailure).
+  async function rememberOutcome(
+    origin: Origin,
+    operation: string,
+    outcome: 'completed' | 'failed',
+    reason?: string,
+  ): Promise<void> {
+    await deps.store.recent
+      .record(origin.teamId, origin.userId, {
+        operation,
+        outcome,
+        ...(reason ? { reason } : {}),
+        at: new Date(now()).toISOString(),
+      })
+      .catch((error: unknown) => logger.warn({ err: error }, 'could not remember the outcome'));
+  }
+  worker.on('completed', (job) => {
+    const origin = (job.data as { origin?: Origin } | undefined)?.origin;
+    if (origin && isOperation(job.name)) void rememberOutcome(origin, job.name, 'completed');
   });
   worker.on('error', (error) => logger.error({ err: error }, 'worker error'));
   return worker;
 }
 
-async function tellRetry(ctx: ProcessorContext, origin: Origin, operation: string, at: number) {
+async function tellRetry(ctx: ProcessorContext, origin: Origin | undefined, operation: string, at: number) {
+  if (!origin) return;
   const seconds = Math.floor(at / 1000);
   const fallback = new Date(at).toISOString().slice(11, 16);
   await ctx.outcomes.deliver(

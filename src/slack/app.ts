@@ -3,13 +3,28 @@
  * (app token), and registers every listener. The app never waits on the collaboration API
  * before acking, except to open a modal and to load picker options.
  */
-import { App, type Authorize, LogLevel } from '@slack/bolt';
-import type { SlackConfig } from '../config.ts';
+import {
+  App,
+  type AppOptions,
+  type Authorize,
+  type CustomRoute,
+  HTTPReceiver,
+  type InstallationStore,
+  LogLevel,
+  type ReceiverEvent,
+} from '@slack/bolt';
+import type { InstallConfig, SlackConfig } from '../config.ts';
 import type { OperationsQueue } from '../jobs/queue.ts';
-import type { Logger } from '../logger.ts';
+import { type Logger, scrubText } from '../logger.ts';
 import type { Store } from '../store/index.ts';
-import type { Workspaces } from '../store/workspaces.ts';
+import type { CollabClientSettings, Workspaces } from '../store/workspaces.ts';
 import { registerListeners } from './listeners/index.ts';
+import { BOT_SCOPES } from './scopes.ts';
+
+/** Slack's payloads are small; anything bigger is refused with 413 before it is parsed. */
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+export const INSTALL_PATH = '/slack/install';
+export const REDIRECT_PATH = '/slack/oauth_redirect';
 
 export interface SlackAppDeps {
   slack: SlackConfig;
@@ -21,6 +36,13 @@ export interface SlackAppDeps {
   port?: number;
   /** how long option lists (pickers) wait on the collaboration API; default 1500 ms */
   optionsTimeoutMs?: number;
+  /** multi-workspace mode: OAuth install through Bolt's installer, installations in this store */
+  install?: { config: InstallConfig; installationStore: InstallationStore } | undefined;
+  /** extra HTTP routes beside Slack's (health, readiness, metrics) */
+  customRoutes?: CustomRoute[];
+  /** called when a Slack request is acked (metrics) */
+  onAck?: (surface: string, seconds: number) => void;
+  settings?: ListenerSettings;
 }
 
 /** What listeners are given, beside Bolt's own arguments. */
@@ -32,6 +54,19 @@ export interface ListenerDeps {
   logger: Logger;
   /** how long option lists (pickers) wait on the collaboration API (`COLLAB_OPTIONS_TIMEOUT_MS`) */
   optionsTimeoutMs: number;
+  /** workspace settings: who may change them, how the service is connected; default single-workspace */
+  settings?: ListenerSettings;
+}
+
+export interface ListenerSettings {
+  /** single: credentials from the environment; multi: OAuth installs, admins connect on App Home */
+  mode: 'single' | 'multi';
+  /** Slack user ids allowed to change settings besides workspace admins and owners */
+  adminUserIds: string[];
+  /** http:// on localhost is acceptable as the service's base url (development, tests, opt-in) */
+  allowInsecureCollabUrl: boolean;
+  /** timeouts and hooks of the collab clients made to check a key */
+  collab: CollabClientSettings;
 }
 
 /** Slack allows 3 s for options; the API gets this much of it unless configured. */
@@ -45,19 +80,69 @@ export function buildSlackApp(deps: SlackAppDeps): App {
     retryConfig: { retries: 1, factor: 1, minTimeout: 200, maxTimeout: 1000 },
   };
   const socketMode = slack.appToken !== undefined;
+  const install = deps.install;
+  const installer = install
+    ? {
+        clientId: install.config.clientId,
+        clientSecret: install.config.clientSecret,
+        stateSecret: install.config.stateSecret,
+        scopes: [...BOT_SCOPES],
+        installationStore: install.installationStore,
+      }
+    : undefined;
+  const installerOptions = {
+    installPath: INSTALL_PATH,
+    redirectUriPath: REDIRECT_PATH,
+    // GET /slack/install redirects straight to Slack's consent screen (state set in a cookie).
+    directInstall: true,
+    clientOptions,
+  };
+  const bolt = boltLogger(logger);
+  // Requests are always verified: the signing secret is required and signatureVerification is
+  // never turned off (test/slack/requests.test.ts). Bolt rejects timestamps older than 5 minutes.
+  const transport: Partial<AppOptions> = socketMode
+    ? {
+        socketMode: true,
+        appToken: slack.appToken!,
+        ...(installer ? { ...installer, installerOptions: { ...installerOptions, port: deps.port } } : {}),
+        ...(deps.customRoutes?.length
+          ? { customRoutes: deps.customRoutes, installerOptions: { ...installerOptions, port: deps.port } }
+          : {}),
+      }
+    : {
+        receiver: new HTTPReceiver({
+          signingSecret: slack.signingSecret!,
+          endpoints: '/slack/events',
+          ...(deps.port !== undefined ? { port: deps.port } : {}),
+          customRoutes: deps.customRoutes ?? [],
+          bodyLimit: BODY_LIMIT_BYTES,
+          logger: bolt,
+          ...(installer ? { ...installer, installerOptions } : {}),
+        }),
+      };
   const app = new App({
-    authorize: singleWorkspaceAuthorize(slack),
-    ...(socketMode
-      ? { socketMode: true, appToken: slack.appToken! }
-      : { signingSecret: slack.signingSecret!, endpoints: '/slack/events' }),
-    ...(deps.port !== undefined && !socketMode ? { port: deps.port } : {}),
+    // Multi-workspace: Bolt's installer authorizes from the installation store.
+    ...(install ? {} : { authorize: singleWorkspaceAuthorize(slack) }),
+    ...transport,
     clientOptions,
     logLevel: LogLevel.ERROR,
-    logger: boltLogger(logger),
+    logger: bolt,
   });
   app.error(async (error) => {
     logger.error({ err: error }, 'unhandled listener error');
   });
+  if (deps.onAck) countAcks(app, deps.onAck);
+  if (install && deps.store.installations) {
+    const installations = deps.store.installations;
+    // A workspace of an org-wide install has no installation of its own: remember its enterprise,
+    // so the worker finds the bot token from the team id alone.
+    app.use(async ({ context, next }) => {
+      if (context.isEnterpriseInstall && context.enterpriseId && context.teamId) {
+        await installations.rememberEnterprise(context.teamId, context.enterpriseId).catch(() => {});
+      }
+      await next();
+    });
+  }
   registerListeners(app, {
     command: slack.slashCommand,
     queue: deps.queue,
@@ -65,8 +150,47 @@ export function buildSlackApp(deps: SlackAppDeps): App {
     workspaces: deps.workspaces,
     logger,
     optionsTimeoutMs: deps.optionsTimeoutMs ?? DEFAULT_OPTIONS_TIMEOUT_MS,
+    ...(deps.settings ? { settings: deps.settings } : {}),
   });
   return app;
+}
+
+/** The surface a Slack request comes from, for metrics. */
+export function surfaceOf(body: Record<string, unknown>): string {
+  if (typeof body.command === 'string') return 'command';
+  switch (body.type) {
+    case 'event_callback':
+      return 'event';
+    case 'block_actions':
+    case 'interactive_message':
+      return 'action';
+    case 'view_submission':
+    case 'view_closed':
+      return 'view';
+    case 'shortcut':
+    case 'message_action':
+      return 'shortcut';
+    case 'block_suggestion':
+      return 'options';
+    default:
+      return 'other';
+  }
+}
+
+/** Wraps each request's ack (HTTP and Socket Mode alike) to report it. */
+function countAcks(app: App, onAck: (surface: string, seconds: number) => void): void {
+  const processEvent = app.processEvent.bind(app);
+  app.processEvent = (event: ReceiverEvent) => {
+    const started = performance.now();
+    const surface = surfaceOf(event.body);
+    return processEvent({
+      ...event,
+      ack: async (response) => {
+        onAck(surface, (performance.now() - started) / 1000);
+        return event.ack(response);
+      },
+    });
+  };
 }
 
 /**
@@ -74,21 +198,23 @@ export function buildSlackApp(deps: SlackAppDeps): App {
  * or from one `auth.test` on the first request (not at construction, so start-up never waits on Slack).
  */
 function singleWorkspaceAuthorize(slack: SlackConfig): Authorize<boolean> {
+  const botToken = slack.botToken;
+  if (!botToken) throw new TypeError('single-workspace mode needs SLACK_BOT_TOKEN');
   let identity: Promise<{ botUserId: string; botId?: string }> | undefined;
   const lookup = async () => {
     const { WebClient } = await import('@slack/web-api');
-    const client = new WebClient(slack.botToken, slack.apiUrl ? { slackApiUrl: slack.apiUrl } : {});
+    const client = new WebClient(botToken, slack.apiUrl ? { slackApiUrl: slack.apiUrl } : {});
     const auth = await client.auth.test();
     return { botUserId: String(auth.user_id ?? ''), ...(auth.bot_id ? { botId: String(auth.bot_id) } : {}) };
   };
   return async () => {
-    if (slack.botUserId) return { botToken: slack.botToken, botUserId: slack.botUserId };
+    if (slack.botUserId) return { botToken, botUserId: slack.botUserId };
     identity ??= lookup().catch((error: unknown) => {
       identity = undefined;
       throw error;
     });
     const { botUserId, botId } = await identity;
-    return { botToken: slack.botToken, botUserId, ...(botId ? { botId } : {}) };
+    return { botToken, botUserId, ...(botId ? { botId } : {}) };
   };
 }
 
@@ -96,11 +222,13 @@ function singleWorkspaceAuthorize(slack: SlackConfig): Authorize<boolean> {
 function boltLogger(logger: Logger) {
   const child = logger.child({ component: 'bolt' });
   let level = LogLevel.ERROR;
+  // Bolt logs strings, which field redaction cannot reach: tokens and secrets are masked here.
+  const text = (msg: unknown[]) => scrubText(msg.map(String).join(' '));
   return {
-    debug: (...msg: unknown[]) => child.debug(msg.map(String).join(' ')),
-    info: (...msg: unknown[]) => child.info(msg.map(String).join(' ')),
-    warn: (...msg: unknown[]) => child.warn(msg.map(String).join(' ')),
-    error: (...msg: unknown[]) => child.error(msg.map(String).join(' ')),
+    debug: (...msg: unknown[]) => child.debug(text(msg)),
+    info: (...msg: unknown[]) => child.info(text(msg)),
+    warn: (...msg: unknown[]) => child.warn(text(msg)),
+    error: (...msg: unknown[]) => child.error(text(msg)),
     setLevel: (next: LogLevel) => {
       level = next;
     },

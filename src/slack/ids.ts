@@ -15,12 +15,20 @@ export const ACTIONS = {
   channelPicker: 'channel_picker',
   /** a link button that opens the post in the service: Slack still sends an action, which we ack */
   openPost: 'post_open',
+  /** App Home: connect (or reconnect) the workspace to the service; disconnect it */
+  connect: 'settings_connect',
+  disconnect: 'settings_disconnect',
+  /** App Home quick actions: open the post form; show the help */
+  homeNewPost: 'home_new_post',
+  homeHelp: 'home_help',
 } as const;
 
 export const VIEWS = {
   createPost: 'post_create',
   createComment: 'comment_create',
   resolvePost: 'post_resolve',
+  /** the connect modal of App Home: base url and API key */
+  connect: 'settings_connect_modal',
 } as const;
 
 export const SHORTCUTS = {
@@ -36,4 +44,6 @@ export const INPUTS = {
   content: { block: 'content', action: 'content_input' },
   comment: { block: 'comment', action: 'comment_input' },
   resolution: { block: 'resolution', action: 'resolution_input' },
+  baseUrl: { block: 'base_url', action: 'base_url_input' },
+  apiKey: { block: 'api_key', action: 'api_key_input' },
 } as const;

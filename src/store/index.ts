@@ -1,14 +1,25 @@
 /** The app's Redis-backed state, assembled. */
+import { auditStore } from './audit.ts';
 import { cacheStore } from './cache.ts';
 import { cardStore } from './cards.ts';
+import { connectionStore } from './connections.ts';
+import type { Cipher } from './crypto.ts';
+import { digestStore } from './digests.ts';
+import { feedStore } from './feeds.ts';
+import { installationStore } from './installations.ts';
 import type { KeySpace } from './keys.ts';
 import { linkStore } from './links.ts';
+import { mirrorStore } from './mirrors.ts';
 import { pageStore } from './pages.ts';
+import { recentStore } from './recent.ts';
 import type { Redis } from './redis.ts';
+import { teamStore } from './teams.ts';
 import { threadStore } from './threads.ts';
 import { urlStore } from './urls.ts';
 
-export function createStore(redis: Redis, space: KeySpace) {
+/** `cipher` (multi-workspace mode) adds the sealed stores: installations and connections. */
+export function createStore(redis: Redis, space: KeySpace, options: { cipher?: Cipher } = {}) {
+  const { cipher } = options;
   return {
     redis,
     links: linkStore(redis, space),
@@ -17,6 +28,14 @@ export function createStore(redis: Redis, space: KeySpace) {
     threads: threadStore(redis, space),
     cache: cacheStore(redis, space),
     pages: pageStore(redis, space),
+    audit: auditStore(redis, space),
+    digests: digestStore(redis, space),
+    recent: recentStore(redis, space),
+    feeds: feedStore(redis, space),
+    mirrors: mirrorStore(redis, space),
+    teams: teamStore(redis, space),
+    installations: cipher ? installationStore(redis, space, cipher) : undefined,
+    connections: cipher ? connectionStore(redis, space, cipher) : undefined,
   };
 }
 export type Store = ReturnType<typeof createStore>;

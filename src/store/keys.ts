@@ -35,7 +35,57 @@ export function keys(space: KeySpace, teamId: string) {
     cache: (name: string) => `${t}:cache:${name}`,
     /** the user's recent operations and their outcome */
     recent: (userId: string) => `${t}:recent:${enc(userId)}`,
+    /** a followed Slack channel's feed: its collaboration channel and watermark (JSON) */
+    feed: (slackChannel: string) => `${t}:feed:${enc(slackChannel)}`,
+    /** posts carded in a followed Slack channel: post id -> claim, then card ts (HASH) */
+    feedCarded: (slackChannel: string) => `${t}:feedcarded:${enc(slackChannel)}`,
+    /** the state of a post its cards last showed (resolution, comments), to tell what changed */
+    postState: (postId: string) => `${t}:poststate:${postId}`,
+    /** the claim of announcing one state of a post under its cards */
+    postAnnounced: (postId: string, version: string) => `${t}:announced:${postId}:${version}`,
+    /** a mirrored thread: watermark, last activity, polling interval (HASH) */
+    mirror: (threadId: string) => `${t}:mirror:${threadId}`,
+    /** messages of a thread mirrored into Slack: message id -> claim, then Slack ts (HASH) */
+    mirrored: (threadId: string) => `${t}:mirrored:${threadId}`,
+    /** ids of the messages the bot itself wrote in a thread (never mirrored back) */
+    sentMessages: (threadId: string) => `${t}:sentmsgs:${threadId}`,
+    /** the thread message a mirrored Slack message shows */
+    mirrorMessage: (slackChannel: string, ts: string) => `${t}:mirrormsg:${enc(slackChannel)}:${ts}`,
+    /** the thread a Slack thread (where a DM was sent from) talks to */
+    conversationThread: (slackChannel: string, threadTs: string) =>
+      `${t}:convthread:${enc(slackChannel)}:${threadTs}`,
+    /** the workspace's Slack installation (sealed: it holds the bot token) */
+    installation: () => `${t}:installation`,
+    /** the enterprise whose org-wide installation serves this workspace */
+    enterprise: () => `${t}:enterprise`,
+    /** the connection to the collaboration service (base url, sealed API key) */
+    connection: () => `${t}:connection`,
+    /** who changed which setting when, newest first, capped */
+    audit: () => `${t}:audit`,
+    /** a digest of a Slack channel (JSON), the team's digest ids, and the id sequence */
+    digest: (digestId: string) => `${t}:digest:${enc(digestId)}`,
+    digests: () => `${t}:digests`,
+    digestSeq: () => `${t}:digestseq`,
+    /** the end of the window the last posted digest covered (epoch ms) */
+    digestLast: (digestId: string) => `${t}:digestlast:${enc(digestId)}`,
+    /** the claim of one scheduled slot of a digest: it is posted at most once */
+    digestSlot: (digestId: string, slot: number) => `${t}:digestslot:${enc(digestId)}:${slot}`,
   };
+}
+
+/** Keys of an Enterprise Grid organisation (org-wide installs). */
+export function enterpriseKeys(space: KeySpace, enterpriseId: string) {
+  const e = `${space.prefix}:e:${enc(enterpriseId)}`;
+  return {
+    enterprise: e,
+    installation: () => `${e}:installation`,
+  };
+}
+
+/** The pattern that matches every key of one team (SCAN MATCH); `team` itself matches too. */
+export function teamPattern(space: KeySpace, teamId: string): string {
+  const glob = (text: string) => text.replace(/[*?[\]\\]/g, (c) => `\\${c}`);
+  return `${glob(keys(space, teamId).team)}:*`;
 }
 
 export type TeamKeys = ReturnType<typeof keys>;

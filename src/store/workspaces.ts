@@ -4,8 +4,8 @@
  * environment; multi-workspace installs plug in behind the same interface.
  */
 import { WebClient } from '@slack/web-api';
-import { type CollabClient, createCollabClient } from '../collab/client.ts';
-import type { Config } from '../config.ts';
+import { type CollabClient, type CollabClientOptions, createCollabClient } from '../collab/client.ts';
+import type { CollabConfig, Config } from '../config.ts';
 
 export interface Workspace {
   teamId: string;
@@ -15,7 +15,44 @@ export interface Workspace {
 
 export interface Workspaces {
   get(teamId: string): Promise<Workspace | undefined>;
+  /**
+   * The Slack client of an installed workspace that is not connected to the service yet (so the
+   * person can be told); undefined when it is connected or not installed.
+   */
+  unconnectedSlack?(teamId: string): Promise<WebClient | undefined>;
+  /** Drops what is cached for a team (after a reconnect, a disconnect, an uninstall). */
+  invalidate?(teamId: string): Promise<void>;
   close(): Promise<void>;
+}
+
+/** What the person hears when their workspace has no connection to the service. */
+export const NOT_CONNECTED =
+  "This workspace is not connected to the collaboration service yet — an admin can connect it from the app's Home tab.";
+
+/** Settings every collab client gets, whatever workspace it serves. */
+export interface CollabClientSettings {
+  queryNames?: CollabConfig['queryNames'];
+  connectTimeoutMs: number;
+  timeoutMs: number;
+  onResponse?: CollabClientOptions['onResponse'];
+}
+
+export function collabClientFor(
+  baseUrl: string,
+  apiKey: string,
+  settings: CollabClientSettings,
+): CollabClient {
+  return createCollabClient({
+    baseUrl,
+    apiKey,
+    ...(settings.queryNames ? { queryNames: settings.queryNames } : {}),
+    timeouts: {
+      connectMs: settings.connectTimeoutMs,
+      headersMs: settings.timeoutMs,
+      bodyMs: settings.timeoutMs,
+    },
+    ...(settings.onResponse ? { onResponse: settings.onResponse } : {}),
+  });
 }
 
 /** A Web API client that fails fast and lets the queue decide retries. */
@@ -28,18 +65,17 @@ export function slackWebClient(token: string, apiUrl: string | undefined): WebCl
   });
 }
 
-export function singleWorkspace(config: Pick<Config, 'slack' | 'collab'>): Workspaces {
-  const collab = createCollabClient({
-    baseUrl: config.collab.baseUrl,
-    apiKey: config.collab.apiKey,
-    ...(config.collab.queryNames ? { queryNames: config.collab.queryNames } : {}),
-    timeouts: {
-      connectMs: config.collab.connectTimeoutMs,
-      headersMs: config.collab.timeoutMs,
-      bodyMs: config.collab.timeoutMs,
-    },
-  });
-  const slack = slackWebClient(config.slack.botToken, config.slack.apiUrl);
+export function singleWorkspace(
+  config: Pick<Config, 'slack' | 'collab'>,
+  options: { onResponse?: CollabClientOptions['onResponse'] } = {},
+): Workspaces {
+  const { baseUrl, apiKey } = config.collab;
+  const botToken = config.slack.botToken;
+  if (!baseUrl || !apiKey || !botToken) {
+    throw new TypeError('single-workspace mode needs SLACK_BOT_TOKEN, COLLAB_API_URL and COLLAB_API_KEY');
+  }
+  const collab = collabClientFor(baseUrl, apiKey, { ...config.collab, ...options });
+  const slack = slackWebClient(botToken, config.slack.apiUrl);
   return {
     async get(teamId) {
       return { teamId, collab, slack };

@@ -41,10 +41,12 @@ class Checker {
     if (value.type === 'mrkdwn') this.mrkdwn(value.text, path);
   }
 
-  /** Nothing in mrkdwn may ping or mention: only our own `<url|…>` links and `<!date^…>` tokens. */
+  /** Nothing in mrkdwn may ping or mention: only our own `<url|…>` links, `<!date^…>` tokens and `<#C…>` channel references. */
   mrkdwn(text: string, path: string) {
     for (const token of text.match(/<[^<>]*>/g) ?? []) {
       if (/^<!date\^\d+\^[^|>]*\|[^<>|]*>$/.test(token)) continue;
+      // A Slack channel reference (`<#C123>`, App Home's channel lists) names a channel; it never pings.
+      if (/^<#[CG][A-Z0-9_]+>$/.test(token)) continue;
       if (/^<(https?:|mailto:)[^\s<>|]+(\|[^<>|]+)?>$/i.test(token)) continue;
       this.fail(path, `unexpected token ${token}`);
     }

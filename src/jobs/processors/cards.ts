@@ -2,8 +2,9 @@
  * Post cards in Slack: posting one where the person acted, and updating every card of a post in
  * place when the post changes (resolved, reopened, commented).
  */
-import type { Post } from '../../collab/schemas.ts';
+import { isResolved, type Post } from '../../collab/schemas.ts';
 import { postCard } from '../../slack/render/postCard.ts';
+import type { PostState } from '../../store/feeds.ts';
 import type { ProcessorContext } from '../context.ts';
 import { slackErrorCode } from '../outcome.ts';
 import type { CardRef, Origin } from '../schemas.ts';
@@ -26,6 +27,25 @@ export async function postCardIn(
   post: Post,
   where: { slackChannel: string; threadTs?: string | undefined },
 ): Promise<CardPlacement> {
+  const placed = await postCardTo(ctx, post, where);
+  if ('ts' in placed) return placed;
+  const { error } = placed;
+  ctx.logger.info({ err: error, slackChannel: where.slackChannel }, 'card not posted; telling the person');
+  const fallback = postCard(post, { note: inviteHint(error) });
+  await ctx.outcomes.deliver(origin, fallback, { replaceOriginal: false });
+  return { ephemeral: true, error };
+}
+
+/**
+ * Posts the card of `post` in `slackChannel` and remembers it, joining the channel once on
+ * `not_in_channel`; answers the Slack error code when it could not (nobody is told: a feed has
+ * no person to tell).
+ */
+export async function postCardTo(
+  ctx: ProcessorContext,
+  post: Post,
+  where: { slackChannel: string; threadTs?: string | undefined },
+): Promise<{ slackChannel: string; ts: string } | { error: string }> {
   const card = postCard(post);
   const send = async () => {
     const res = await ctx.slack.chat.postMessage({
@@ -52,10 +72,7 @@ export async function postCardIn(
       error = slackErrorCode(second);
     }
   }
-  ctx.logger.info({ err: error, slackChannel: where.slackChannel }, 'card not posted; telling the person');
-  const fallback = postCard(post, { note: inviteHint(error) });
-  await ctx.outcomes.deliver(origin, fallback, { replaceOriginal: false });
-  return { ephemeral: true, error };
+  return { error };
 }
 
 function inviteHint(error: string): string {
@@ -68,10 +85,28 @@ async function remember(
   ctx: ProcessorContext,
   post: Post,
   message: { slackChannel: string; ts: string },
-): Promise<CardPlacement> {
+): Promise<{ slackChannel: string; ts: string }> {
   if (message.ts !== '') await ctx.store.cards.rememberCard(ctx.teamId, post.id, message);
   await ctx.store.urls.remember(ctx.teamId, post.url, post.id);
+  await rememberShown(ctx, post);
   return message;
+}
+
+/**
+ * Remembers what the post's cards show now, so a feed announces only changes made elsewhere
+ * (a change the bot made from Slack has already updated its cards).
+ */
+export async function rememberShown(ctx: ProcessorContext, post: Post): Promise<void> {
+  await ctx.store.feeds.setPostState(ctx.teamId, post.id, shownState(post));
+}
+
+export function shownState(post: Post): PostState {
+  return {
+    resolved: isResolved(post),
+    resolvedAt: post.resolution?.resolved_at ?? null,
+    comments: typeof post.comments_count === 'number' ? post.comments_count : null,
+    lastActivityAt: post.last_activity_at ?? null,
+  };
 }
 
 /**
@@ -110,5 +145,6 @@ export async function updateCards(
     }
   }
   await ctx.store.urls.remember(ctx.teamId, post.url, post.id);
+  await rememberShown(ctx, post);
   return updated;
 }

@@ -2,13 +2,20 @@
 import type { Processors } from '../context.ts';
 import { createComment } from './createComment.ts';
 import { createPost } from './createPost.ts';
+import { addDigest, listDigests, removeDigest, runDigest, sendDigest } from './digests.ts';
+import { followChannel } from './followChannel.ts';
 import { linkChannel } from './linkChannel.ts';
 import { listChannels } from './listChannels.ts';
 import { listMembers } from './listMembers.ts';
 import { listMessages } from './listMessages.ts';
 import { listPosts } from './listPosts.ts';
+import { pollFeed } from './pollFeed.ts';
+import { pollThread } from './pollThread.ts';
+import { publishHome } from './publishHome.ts';
 import { resolvePost } from './resolvePost.ts';
 import { sendDm } from './sendDm.ts';
+import { unfollowChannel } from './unfollowChannel.ts';
+import { unfurlLinks } from './unfurlLinks.ts';
 import { unlinkChannel } from './unlinkChannel.ts';
 import { unresolvePost } from './unresolvePost.ts';
 
@@ -24,4 +31,15 @@ export const processors: Processors = {
   listMessages,
   linkChannel,
   unlinkChannel,
+  addDigest,
+  listDigests,
+  removeDigest,
+  runDigest,
+  sendDigest,
+  unfurlLinks,
+  publishHome,
+  followChannel,
+  unfollowChannel,
+  pollFeed,
+  pollThread,
 };

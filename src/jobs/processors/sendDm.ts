@@ -9,6 +9,7 @@ import { escapeMrkdwn } from '../../slack/render/mrkdwn.ts';
 import type { ProcessorContext } from '../context.ts';
 import { UserError } from '../errors.ts';
 import type { JobData, Origin } from '../schemas.ts';
+import { noteDmActivity } from './mirroring.ts';
 import { type MemberMatch, memberName, memberOf } from './people.ts';
 import { noThread, orNotFound } from './resolveRefs.ts';
 import { tell } from './tell.ts';
@@ -23,7 +24,10 @@ export async function sendDm(data: JobData<'sendDm'>, ctx: ProcessorContext): Pr
   const text = `*${escapeMarkdown(sender.person.name)}* via Slack:\n${data.text}`;
 
   if ('threadId' in data) {
-    await sendMessage(ctx, data.threadId, text);
+    const sent = await sendMessage(ctx, data.threadId, text, data.parentId);
+    await noteDmActivity(ctx, data.threadId, sent);
+    // A Slack reply to a mirrored message is its own record in Slack: success stays quiet.
+    if (origin.source === 'event') return;
     await tell(ctx, origin, success(`Sent to thread ${inlineCode(data.threadId)}.`));
     return;
   }
@@ -49,7 +53,8 @@ export async function sendDm(data: JobData<'sendDm'>, ctx: ProcessorContext): Pr
       shortfall = `The service added ${added} of the ${memberIds.length} people you named.`;
     }
   }
-  await sendMessage(ctx, threadId, text);
+  const message = await sendMessage(ctx, threadId, text);
+  await noteDmActivity(ctx, threadId, message);
 
   const names = uniqueMembers(recipients).map(memberName);
   const sent = `Sent to ${listOf(names)} in thread ${inlineCode(threadId)}.`;
@@ -66,14 +71,24 @@ function threadOrigin(origin: Origin, memberIds: string[]) {
 }
 
 /** Sends `text` once: an ambiguous create is found again among the thread's newest messages. */
-async function sendMessage(ctx: ProcessorContext, threadId: string, text: string): Promise<Message> {
+async function sendMessage(
+  ctx: ProcessorContext,
+  threadId: string,
+  text: string,
+  parentId?: string,
+): Promise<Message> {
   const opts = { signal: ctx.signal };
   const since = await ctx.once('message:since', async () => Date.now());
   return ctx.once(
     'message',
     () =>
       orNotFound(
-        () => ctx.collab.createMessage(threadId, { content_markdown: text }, opts),
+        () =>
+          ctx.collab.createMessage(
+            threadId,
+            { content_markdown: text, ...(parentId ? { parent_id: parentId } : {}) },
+            opts,
+          ),
         noThread(threadId),
       ),
     async () => {

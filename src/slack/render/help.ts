@@ -103,7 +103,34 @@ export const HELP_GROUPS: readonly HelpGroup[] = [
         example: 'link #engineering with replies',
       },
       { name: 'unlink', syntax: 'unlink', description: 'remove the link' },
+      {
+        name: 'follow',
+        syntax: 'follow',
+        description:
+          'post a card here for each new post of the linked channel, and update cards (with a note in their thread) when posts are resolved, reopened or commented',
+      },
+      { name: 'unfollow', syntax: 'unfollow', description: 'stop following the linked channel' },
       { name: 'help', syntax: 'help', description: 'this help' },
+    ],
+  },
+  {
+    title: ':newspaper: Digests',
+    entries: [
+      {
+        name: 'digest',
+        syntax: 'digest add <schedule> [in <time zone>]',
+        description:
+          'post a digest here on a schedule (words or cron; your Slack time zone unless you name one): new, resolved, most active and still unresolved posts of the linked channel (all channels when not linked)',
+        example: 'digest add every weekday at 9:00 in Europe/Paris',
+      },
+      { name: 'digest', syntax: 'digest list', description: 'this channel’s digests and their next run' },
+      {
+        name: 'digest',
+        syntax: 'digest remove <id>',
+        description: 'remove a digest',
+        example: 'digest remove d1',
+      },
+      { name: 'digest', syntax: 'digest run', description: 'post this channel’s digest now' },
     ],
   },
 ];
@@ -149,7 +176,7 @@ export function helpMessage(command: string): { text: string; blocks: KnownBlock
     { type: 'section', text: md(BUTTONS_TEXT) },
   );
   return {
-    text: `How to use ${cmd}: ${cmd} post, resolve, reply, dm, posts, channels, members, link, help`,
+    text: `How to use ${cmd}: ${cmd} post, resolve, reply, dm, posts, channels, members, link, follow, help`,
     blocks,
   };
 }

@@ -3,6 +3,9 @@ import type { ListenerDeps } from '../../app.ts';
 import { ACTIONS } from '../../ids.ts';
 import { cardStateButton } from './cardButton.ts';
 import { commentButton } from './comment.ts';
+import { connectButton } from './connect.ts';
+import { disconnectButton } from './disconnect.ts';
+import { homeHelpButton, homeNewPostButton } from './home.ts';
 import { openPostButton } from './openPost.ts';
 import { pageButton } from './page.ts';
 
@@ -14,4 +17,8 @@ export function registerActions(app: App, deps: ListenerDeps): void {
   app.action({ type: 'block_actions', action_id: ACTIONS.pageNext }, page);
   app.action({ type: 'block_actions', action_id: ACTIONS.pagePrev }, page);
   app.action({ type: 'block_actions', action_id: ACTIONS.openPost }, openPostButton());
+  app.action({ type: 'block_actions', action_id: ACTIONS.connect }, connectButton(deps));
+  app.action({ type: 'block_actions', action_id: ACTIONS.disconnect }, disconnectButton(deps));
+  app.action({ type: 'block_actions', action_id: ACTIONS.homeNewPost }, homeNewPostButton(deps));
+  app.action({ type: 'block_actions', action_id: ACTIONS.homeHelp }, homeHelpButton(deps));
 }

@@ -10,6 +10,7 @@ import type { ListenerDeps } from '../../app.ts';
 import { helpMessage } from '../../render/help.ts';
 import { type Outcome, problem, working } from '../../render/messages.ts';
 import { createPostModal } from '../../render/modals.ts';
+import { settingsRefusal } from '../guard.ts';
 import { CommandBody, encodeMetadata } from '../payloads.ts';
 import { enqueue, NOT_UNDERSTOOD, NOT_UNDERSTOOD_HINT, QUEUE_DOWN, tell, withDeadline } from '../shared.ts';
 import { type Command, parseCommand } from './grammar.ts';
@@ -86,6 +87,15 @@ export function collabCommand(deps: ListenerDeps) {
       receivedAt,
       source: 'command',
     };
+    // Linking and unlinking change settings: admins only (guard.ts); nothing is enqueued otherwise.
+    const settingsChange = SETTINGS_COMMANDS.has(parsed.command.kind);
+    const refused = settingsChange
+      ? await settingsRefusal(deps, client, command.team_id, command.user_id)
+      : undefined;
+    if (refused) {
+      await ephemeral(problem(refused));
+      return;
+    }
     const planned = plan(parsed.command, origin);
     if (!planned) {
       await ephemeral(problem(NOT_UNDERSTOOD, NOT_UNDERSTOOD_HINT));
@@ -95,6 +105,7 @@ export function collabCommand(deps: ListenerDeps) {
     switch (result.status) {
       case 'queued':
         await ephemeral(working(planned.note));
+        if (settingsChange) await auditCommand(deps, origin, command.text);
         return;
       case 'duplicate':
         await ack({ response_type: 'ephemeral', text: ALREADY_ON_IT });
@@ -112,6 +123,35 @@ export function collabCommand(deps: ListenerDeps) {
         return;
     }
   };
+}
+
+/** Commands that change the channel's settings: admins only. */
+const SETTINGS_COMMANDS: ReadonlySet<Command['kind']> = new Set([
+  'link',
+  'unlink',
+  'follow',
+  'unfollow',
+  'digestAdd',
+  'digestRemove',
+  'digestRun',
+]);
+
+/** Settings changes are audited (App Home shows them); a failed write is only logged. */
+async function auditCommand(deps: ListenerDeps, origin: Origin, text: string): Promise<void> {
+  const all = text.trim().split(/\s+/);
+  // `digest add …` is audited as `digest add requested`, its schedule as the detail.
+  const words = all[0]?.toLowerCase() === 'digest' ? [`digest ${all[1] ?? ''}`.trim(), ...all.slice(2)] : all;
+  await deps.store.audit
+    .record(origin.teamId, {
+      userId: origin.userId,
+      action:
+        ['unlink', 'follow', 'unfollow'].includes(words[0] ?? '') || words[0]?.startsWith('digest ')
+          ? `${words[0]} requested`
+          : 'link requested',
+      slackChannel: origin.slackChannel,
+      ...(words.length > 1 ? { detail: words.slice(1).join(' ') } : {}),
+    })
+    .catch((error: unknown) => deps.logger.warn({ err: error }, 'could not write the audit log'));
 }
 
 /** The operation a parsed command runs; undefined for the commands answered in place. */
@@ -206,5 +246,30 @@ export function plan(command: Command, origin: Origin): Planned | undefined {
       };
     case 'unlink':
       return { operation: 'unlinkChannel', note: 'Unlinking this channel…', data: { origin } };
+    case 'follow':
+      return { operation: 'followChannel', note: 'Following the linked channel…', data: { origin } };
+    case 'unfollow':
+      return { operation: 'unfollowChannel', note: 'Unfollowing…', data: { origin } };
+    case 'digestAdd':
+      return {
+        operation: 'addDigest',
+        note: 'Scheduling the digest…',
+        data: {
+          origin,
+          pattern: command.pattern,
+          label: command.label,
+          ...(command.tz ? { tz: command.tz } : {}),
+        },
+      };
+    case 'digestList':
+      return { operation: 'listDigests', note: 'Looking up digests…', data: { origin } };
+    case 'digestRemove':
+      return {
+        operation: 'removeDigest',
+        note: 'Removing the digest…',
+        data: { origin, digestId: command.digestId },
+      };
+    case 'digestRun':
+      return { operation: 'runDigest', note: 'Making the digest…', data: { origin } };
   }
 }

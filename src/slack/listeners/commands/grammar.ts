@@ -5,6 +5,7 @@
  * `#name`; a post by id or by a url the bot has seen; a thread by id.
  */
 import { MEMBER_ROLES, type MemberRole } from '../../../collab/schemas.ts';
+import { canonicalTimeZone, parseSchedule } from '../../../jobs/cron.ts';
 import { type ChannelRef, type PostRef, TEXT_MAX } from '../../../jobs/schemas.ts';
 
 export type Command =
@@ -21,7 +22,13 @@ export type Command =
   | { kind: 'members'; search?: string; roles?: MemberRole[] }
   | { kind: 'thread'; threadId: string }
   | { kind: 'link'; channel: ChannelRef; bridgeReplies: boolean }
-  | { kind: 'unlink' };
+  | { kind: 'unlink' }
+  | { kind: 'follow' }
+  | { kind: 'unfollow' }
+  | { kind: 'digestAdd'; pattern: string; label: string; tz?: string }
+  | { kind: 'digestList' }
+  | { kind: 'digestRemove'; digestId: string }
+  | { kind: 'digestRun' };
 
 export type ParseResult = { ok: true; command: Command } | { ok: false; error: string; usage?: string };
 
@@ -39,6 +46,9 @@ export const SUBCOMMANDS = [
   'thread',
   'link',
   'unlink',
+  'follow',
+  'unfollow',
+  'digest',
 ] as const;
 
 /** The usage line of each subcommand, for errors and help. */
@@ -56,6 +66,9 @@ export function usage(command: string, sub: string): string {
     thread: `${command} thread <thread id>`,
     link: `${command} link #channel [with replies]`,
     unlink: `${command} unlink`,
+    follow: `${command} follow`,
+    unfollow: `${command} unfollow`,
+    digest: `${command} digest add <schedule> [in <time zone>]  ·  digest list  ·  digest remove <id>  ·  digest run`,
     help: `${command} help`,
   };
   return lines[sub] ?? `${command} help`;
@@ -231,6 +244,21 @@ export function parseCommand(rawText: string, command = '/collab'): ParseResult 
       if (args.length > 0) return fail('`unlink` takes nothing: it removes the link of this Slack channel.');
       return { ok: true, command: { kind: 'unlink' } };
 
+    case 'follow':
+      if (args.length > 0) {
+        return fail(
+          '`follow` takes nothing: this Slack channel follows the collaboration channel it is linked to.',
+        );
+      }
+      return { ok: true, command: { kind: 'follow' } };
+
+    case 'unfollow':
+      if (args.length > 0) return fail('`unfollow` takes nothing: this Slack channel stops following.');
+      return { ok: true, command: { kind: 'unfollow' } };
+
+    case 'digest':
+      return parseDigest(args, fail);
+
     default: {
       const guess = closest(sub);
       return {
@@ -238,6 +266,55 @@ export function parseCommand(rawText: string, command = '/collab'): ParseResult 
         error: `I don't know \`${head}\`.${guess ? ` Did you mean \`${command} ${guess}\`?` : ''} See \`${command} help\` for everything I can do.`,
       };
     }
+  }
+}
+
+/**
+ * `digest add <schedule> [in <time zone>]`, `digest list`, `digest remove <id>`, `digest run`.
+ * The schedule is read here (words or cron, cron.ts), so a mistake is answered at once.
+ */
+function parseDigest(args: string[], fail: (error: string) => ParseResult): ParseResult {
+  const [action = '', ...rest] = args;
+  switch (action.toLowerCase()) {
+    case 'add': {
+      let words = rest.join(' ').trim();
+      let tz: string | undefined;
+      const zone = /\s+in\s+(\S+)$/i.exec(words);
+      if (zone) {
+        tz = canonicalTimeZone(zone[1]!);
+        if (!tz)
+          return fail(`\`${zone[1]}\` is not a time zone I know: use an IANA name such as \`Europe/Paris\`.`);
+        words = words.slice(0, zone.index).trim();
+      }
+      const schedule = parseSchedule(words);
+      if (!schedule.ok) return fail(schedule.error);
+      return {
+        ok: true,
+        command: {
+          kind: 'digestAdd',
+          pattern: schedule.pattern,
+          label: schedule.label,
+          ...(tz ? { tz } : {}),
+        },
+      };
+    }
+    case 'list':
+    case '':
+      if (rest.length > 0) return fail('`digest list` takes nothing.');
+      return { ok: true, command: { kind: 'digestList' } };
+    case 'remove':
+    case 'delete': {
+      const digestId = rest[0];
+      if (!digestId || rest.length > 1 || !isId(digestId))
+        return fail('Name the digest to remove: its id, e.g. `d1` (see `digest list`).');
+      return { ok: true, command: { kind: 'digestRemove', digestId } };
+    }
+    case 'run':
+    case 'now':
+      if (rest.length > 0) return fail('`digest run` takes nothing: it posts this channel’s digest now.');
+      return { ok: true, command: { kind: 'digestRun' } };
+    default:
+      return fail(`\`digest ${action}\` is not something I know: use add, list, remove or run.`);
   }
 }
 

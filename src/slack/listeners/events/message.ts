@@ -1,7 +1,8 @@
 /**
  * Thread replies under a post card become comments on the post, in Slack channels linked with
- * `with replies`. Bolt acks events itself; Slack retries an event it thinks was lost
- * (`x-slack-retry-num`), and the idempotency key `evt:<channel>:<ts>` makes a retry enqueue nothing.
+ * `with replies`; replies to mirrored chat messages go back to their thread (threadReply.ts).
+ * Bolt acks events itself; Slack retries an event it thinks was lost (`x-slack-retry-num`), and
+ * the idempotency key `evt:<channel>:<ts>` makes a retry enqueue nothing.
  * Bots, the bot itself, edits, deletions and other subtypes are ignored.
  */
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
@@ -10,6 +11,7 @@ import type { ListenerDeps } from '../../app.ts';
 import { slackToMarkdown } from '../../render/mrkdwn.ts';
 import { MessageEvent } from '../payloads.ts';
 import { enqueue, slackNames } from '../shared.ts';
+import { bridgeThreadReply } from './threadReply.ts';
 
 type Args = SlackEventMiddlewareArgs<'message'> & AllMiddlewareArgs;
 
@@ -36,7 +38,12 @@ export function messageListener(deps: ListenerDeps) {
     try {
       const card = { slackChannel: message.channel, ts: message.thread_ts };
       const postId = await deps.store.cards.postOfMessage(teamId, card);
-      if (!postId) return;
+      if (!postId) {
+        // Not a card's thread: perhaps a reply to a mirrored chat thread (threadReply.ts).
+        const reply = { ...message, user: message.user, thread_ts: message.thread_ts };
+        await bridgeThreadReply(deps, client, { teamId, message: reply });
+        return;
+      }
       const link = await deps.store.links.get(teamId, message.channel);
       if (!link?.bridgeReplies) return;
 

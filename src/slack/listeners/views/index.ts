@@ -1,6 +1,7 @@
 import type { App } from '@slack/bolt';
 import type { ListenerDeps } from '../../app.ts';
 import { VIEWS } from '../../ids.ts';
+import { connectView } from './connect.ts';
 import { createCommentView } from './createComment.ts';
 import { createPostView } from './createPost.ts';
 import { resolvePostView } from './resolvePost.ts';
@@ -9,4 +10,5 @@ export function registerViews(app: App, deps: ListenerDeps): void {
   app.view({ type: 'view_submission', callback_id: VIEWS.createPost }, createPostView(deps));
   app.view({ type: 'view_submission', callback_id: VIEWS.createComment }, createCommentView(deps));
   app.view({ type: 'view_submission', callback_id: VIEWS.resolvePost }, resolvePostView(deps));
+  app.view({ type: 'view_submission', callback_id: VIEWS.connect }, connectView(deps));
 }

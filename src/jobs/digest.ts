@@ -1,0 +1,144 @@
+/**
+ * What a digest says, computed from a stream of posts sorted by `last_activity_at` descending:
+ * the walk stops at the first post older than the window, and only the top few of each group
+ * are kept (with counts), so memory stays flat however many posts the window holds.
+ *
+ * Window: activity after `since` and at or before `until` (the slot). Groups:
+ * - new: created in the window (newest first);
+ * - resolved: resolved in the window and still resolved (latest first);
+ * - active: the window's posts with the most comments;
+ * - open: older posts that saw activity in the window and are still unresolved.
+ */
+import { isResolved, type Post } from '../collab/schemas.ts';
+
+/** Posts shown per group; the rest are counted ("…and N more"). */
+export const DIGEST_TOP = 5;
+/** A walk never reads more than this many posts (a service that ignores the sort never ends otherwise). */
+export const DIGEST_MAX_SCAN = 50_000;
+
+/** What a digest line needs of a post: no content, so a kept item is small. */
+export interface DigestItem {
+  id: string;
+  title: string | null | undefined;
+  content: string | null | undefined;
+  url: string | null | undefined;
+  channel: string | undefined;
+  author: string | undefined;
+  commentsCount: number;
+  resolvedBy: string | undefined;
+  createdMs: number | undefined;
+  activityMs: number;
+  resolvedMs: number | undefined;
+}
+
+export interface DigestGroup {
+  items: DigestItem[];
+  count: number;
+}
+
+export interface DigestSummary {
+  since: number;
+  until: number;
+  newPosts: DigestGroup;
+  resolved: DigestGroup;
+  active: DigestGroup;
+  open: DigestGroup;
+  /** posts read from the service */
+  scanned: number;
+  /** the walk hit {@link DIGEST_MAX_SCAN} */
+  truncated: boolean;
+}
+
+export function isQuiet(summary: DigestSummary): boolean {
+  return summary.newPosts.count + summary.resolved.count + summary.active.count + summary.open.count === 0;
+}
+
+/** Timestamps are opaque strings; unparseable ones read as undefined. */
+function ms(raw: string | null | undefined): number | undefined {
+  if (typeof raw !== 'string' || raw.trim() === '') return undefined;
+  const t = Date.parse(raw);
+  return Number.isFinite(t) ? t : undefined;
+}
+
+/** A bounded "top N by key, descending" list: O(N) insertion, N small. */
+class Top {
+  readonly items: Array<{ key: number; item: DigestItem }> = [];
+  count = 0;
+  constructor(readonly size: number) {}
+  offer(key: number, make: () => DigestItem): void {
+    this.count += 1;
+    if (this.items.length >= this.size && key <= this.items[this.items.length - 1]!.key) return;
+    let i = this.items.length;
+    while (i > 0 && this.items[i - 1]!.key < key) i--;
+    this.items.splice(i, 0, { key, item: make() });
+    if (this.items.length > this.size) this.items.pop();
+  }
+  group(): DigestGroup {
+    return { items: this.items.map((e) => e.item), count: this.count };
+  }
+}
+
+function itemOf(post: Post, activityMs: number): DigestItem {
+  const excerpt = typeof post.content === 'string' ? post.content.slice(0, 300) : undefined;
+  return {
+    id: post.id,
+    title: post.title,
+    content: post.title?.trim() ? undefined : excerpt,
+    url: post.url,
+    channel: post.channel?.name ?? post.channel?.id,
+    author: post.author?.name,
+    commentsCount: typeof post.comments_count === 'number' ? post.comments_count : 0,
+    resolvedBy: post.resolution?.resolved_by?.name,
+    createdMs: ms(post.created_at),
+    activityMs,
+    resolvedMs: ms(post.resolution?.resolved_at),
+  };
+}
+
+export async function collectDigest(
+  posts: AsyncIterable<Post>,
+  window: { since: number; until: number },
+  options: { top?: number; maxScan?: number } = {},
+): Promise<DigestSummary> {
+  const top = options.top ?? DIGEST_TOP;
+  const maxScan = options.maxScan ?? DIGEST_MAX_SCAN;
+  const { since, until } = window;
+  const newPosts = new Top(top);
+  const resolved = new Top(top);
+  const active = new Top(top);
+  const open = new Top(top);
+  let scanned = 0;
+  let truncated = false;
+  for await (const post of posts) {
+    scanned += 1;
+    if (scanned > maxScan) {
+      truncated = true;
+      break;
+    }
+    const activity = ms(post.last_activity_at) ?? ms(post.created_at);
+    if (activity === undefined || activity > until) continue;
+    if (activity <= since) break;
+    const make = () => itemOf(post, activity);
+    const created = ms(post.created_at);
+    const isNew = created !== undefined && created > since && created <= until;
+    const done = isResolved(post);
+    const resolvedAt = ms(post.resolution?.resolved_at);
+    if (isNew) newPosts.offer(created, make);
+    if (done && resolvedAt !== undefined && resolvedAt > since && resolvedAt <= until)
+      resolved.offer(resolvedAt, make);
+    const comments = typeof post.comments_count === 'number' ? post.comments_count : 0;
+    // Ties of comment counts go to the most recent activity (the fraction stays below 1).
+    if (comments > 0) active.offer(comments + activity / 1e16, make);
+    if (!done && !isNew) open.offer(activity, make);
+  }
+  return {
+    since,
+    until,
+    newPosts: newPosts.group(),
+    resolved: resolved.group(),
+    active: active.group(),
+    open: open.group(),
+    scanned: Math.min(scanned, maxScan),
+    truncated,
+  };
+}

@@ -1,0 +1,257 @@
+/**
+ * Scheduled digests of a Slack channel: add / list / remove / run now (a person's commands), and
+ * `sendDigest`, the scheduler's tick. A digest covers the Slack channel's linked collaboration
+ * channel, or all channels when it is not linked.
+ *
+ * At most once per slot: the slot is derived from the tick BullMQ scheduled (cron.ts), rounded to
+ * the schedule, and claimed with SET NX under the job's id before anything is posted. Another job
+ * for the same slot (a duplicate tick, a re-delivery, a second worker) finds the claim taken and
+ * posts nothing; the same job running again (a retry, a stall) keeps its claim, and its step log
+ * never posts twice.
+ */
+
+import {
+  type DigestScope,
+  digestListMessage,
+  digestMessage,
+  quietDigestMessage,
+  slackDate,
+} from '../../slack/render/digest.ts';
+import { md } from '../../slack/render/limits.ts';
+import { success } from '../../slack/render/messages.ts';
+import type { Digest } from '../../store/digests.ts';
+import type { ChannelLink } from '../../store/links.ts';
+import type { Processor, ProcessorContext } from '../context.ts';
+import { isTimeZone, patternProblem, previousRun, slotOf, tickOf } from '../cron.ts';
+import { collectDigest, isQuiet } from '../digest.ts';
+import { UserError } from '../errors.ts';
+import { slackErrorCode } from '../outcome.ts';
+import { schedulerId } from '../schedules.ts';
+import { tell } from './tell.ts';
+
+/** Digests one Slack channel may have. */
+export const MAX_DIGESTS_PER_CHANNEL = 10;
+/** A digest run by hand with no earlier digest covers this much. */
+const FIRST_RUN_WINDOW_MS = 24 * 3600_000;
+
+export const digestSchedulerId = (teamId: string, digestId: string) =>
+  schedulerId(teamId, 'digest', digestId);
+
+function scopeOf(link: ChannelLink | undefined, digest?: Digest): DigestScope {
+  return {
+    channelName: link?.channelName,
+    schedule: digest ? `${digest.label} (${digest.tz})` : undefined,
+  };
+}
+
+const commandOf = (ctx: ProcessorContext) => ctx.features?.command ?? '/collab';
+
+/** The person's Slack time zone (`users.info` `tz`), or undefined when Slack does not say. */
+async function slackTimeZone(ctx: ProcessorContext, userId: string): Promise<string | undefined> {
+  try {
+    const res = await ctx.slack.users.info({ user: userId });
+    const tz = res.user?.tz;
+    return typeof tz === 'string' && isTimeZone(tz) ? tz : undefined;
+  } catch (error) {
+    ctx.logger.info({ err: slackErrorCode(error) }, 'users.info failed; digest time zone falls back to UTC');
+    return undefined;
+  }
+}
+
+export const addDigest: Processor<'addDigest'> = async (data, ctx) => {
+  const { origin } = data;
+  const asked = data.tz;
+  if (asked !== undefined && !isTimeZone(asked)) {
+    throw new UserError(
+      `\`${asked}\` is not a time zone I know. Use an IANA name such as \`Europe/Paris\` or \`America/New_York\`.`,
+    );
+  }
+  const fromSlack = asked === undefined ? await slackTimeZone(ctx, origin.userId) : undefined;
+  const tz = asked ?? fromSlack ?? 'UTC';
+  const problem = patternProblem(data.pattern, tz);
+  if (problem) throw new UserError(problem);
+
+  const digest = await ctx.once('create', async () => {
+    const existing = await ctx.store.digests.list(ctx.teamId, origin.slackChannel);
+    if (existing.length >= MAX_DIGESTS_PER_CHANNEL) {
+      throw new UserError(`This channel already has ${existing.length} digests; remove one first.`);
+    }
+    return ctx.store.digests.create(ctx.teamId, {
+      slackChannel: origin.slackChannel,
+      pattern: data.pattern,
+      label: data.label,
+      tz,
+      createdBy: origin.userId,
+      createdAt: new Date().toISOString(),
+    });
+  });
+  await ctx.schedules.upsert(
+    digestSchedulerId(ctx.teamId, digest.id),
+    { pattern: digest.pattern, tz },
+    'sendDigest',
+    {
+      teamId: ctx.teamId,
+      digestId: digest.id,
+    },
+  );
+  const next = (await ctx.schedules.get(digestSchedulerId(ctx.teamId, digest.id)))?.next;
+  const link = await ctx.store.links.get(ctx.teamId, origin.slackChannel);
+  const tzNote = asked
+    ? ''
+    : fromSlack
+      ? ' (your Slack time zone)'
+      : ' (Slack did not tell me your time zone)';
+  const covers = link ? `#${link.channelName}` : 'all channels (this Slack channel is not linked)';
+  const message = success(
+    `Digest ${digest.id} scheduled ${digest.label}, ${tz}${tzNote}. It covers ${covers}.`,
+  );
+  if (next) message.blocks.push({ type: 'context', elements: [md(`Next digest: ${slackDate(next)}`)] });
+  await tell(ctx, origin, message);
+};
+
+export const listDigests: Processor<'listDigests'> = async (data, ctx) => {
+  const { origin } = data;
+  const digests = await ctx.store.digests.list(ctx.teamId, origin.slackChannel);
+  const entries = await Promise.all(
+    digests.map(async (d) => ({
+      id: d.id,
+      label: d.label,
+      tz: d.tz,
+      next: (await ctx.schedules.get(digestSchedulerId(ctx.teamId, d.id)))?.next,
+    })),
+  );
+  const link = await ctx.store.links.get(ctx.teamId, origin.slackChannel);
+  await tell(ctx, origin, digestListMessage(entries, { ...scopeOf(link), command: commandOf(ctx) }));
+};
+
+export const removeDigest: Processor<'removeDigest'> = async (data, ctx) => {
+  const { origin, digestId } = data;
+  const id = digestId.trim().toLowerCase();
+  const removed = await ctx.store.digests.remove(ctx.teamId, id);
+  const unscheduled = await ctx.schedules.remove(digestSchedulerId(ctx.teamId, id));
+  if (!removed && !unscheduled) {
+    throw new UserError(
+      `There is no digest \`${digestId}\`. \`${commandOf(ctx)} digest list\` shows this channel's.`,
+    );
+  }
+  await tell(ctx, origin, success(`Digest ${id} removed${removed ? ` (${removed.label})` : ''}.`));
+};
+
+/** Removes every digest of a Slack channel (its link was removed); answers how many. */
+export async function removeChannelDigests(ctx: ProcessorContext, slackChannel: string): Promise<number> {
+  const digests = await ctx.store.digests.list(ctx.teamId, slackChannel);
+  for (const digest of digests) {
+    await ctx.schedules.remove(digestSchedulerId(ctx.teamId, digest.id));
+    await ctx.store.digests.remove(ctx.teamId, digest.id);
+  }
+  return digests.length;
+}
+
+/** Walks the window and posts the digest (or the quiet note, or nothing). Answers what it did. */
+async function postDigest(
+  ctx: ProcessorContext,
+  slackChannel: string,
+  window: { since: number; until: number },
+  scope: DigestScope,
+  link: ChannelLink | undefined,
+  options: { quietNote: boolean },
+): Promise<'posted' | 'quiet' | 'skipped'> {
+  const posts = ctx.collab.allPosts(
+    {
+      sort: 'last_activity_at',
+      direction: 'desc',
+      limit: 50,
+      ...(link ? { channelId: link.channelId } : {}),
+    },
+    { ...(ctx.signal ? { signal: ctx.signal } : {}) },
+  );
+  const summary = await collectDigest(posts, window);
+  ctx.logger.info({ scanned: summary.scanned, quiet: isQuiet(summary) }, 'digest collected');
+  const quiet = isQuiet(summary);
+  if (quiet && !options.quietNote) return 'skipped';
+  const message = quiet ? quietDigestMessage(summary, scope) : digestMessage(summary, scope);
+  // At most once: a post that started and never recorded its end is taken as posted.
+  await ctx.once(
+    'post',
+    async () => {
+      const send = () =>
+        ctx.slack.chat.postMessage({
+          channel: slackChannel,
+          text: message.text,
+          blocks: message.blocks,
+          unfurl_links: false,
+          unfurl_media: false,
+        });
+      try {
+        await send();
+      } catch (error) {
+        if (slackErrorCode(error) !== 'not_in_channel') throw error;
+        await ctx.slack.conversations.join({ channel: slackChannel });
+        await send();
+      }
+      return true;
+    },
+    async () => true,
+  );
+  return quiet ? 'quiet' : 'posted';
+}
+
+export const sendDigest: Processor<'sendDigest'> = async (data, ctx) => {
+  const { digestId } = data;
+  const log = ctx.logger.child({ digestId });
+  const digest = await ctx.store.digests.get(ctx.teamId, digestId);
+  if (!digest) {
+    // The digest was removed but its scheduler survived (a crash between the two): finish the job.
+    await ctx.schedules.remove(digestSchedulerId(ctx.teamId, digestId));
+    log.info('digest is gone; scheduler removed');
+    return;
+  }
+  const tick = data.slot ?? tickOf(ctx.job);
+  if (tick === undefined) {
+    log.warn('a sendDigest job without a scheduled tick or slot; nothing posted');
+    return;
+  }
+  const slot = slotOf(digest.pattern, digest.tz, tick);
+  // The owner is this job record (id and creation time): a retry or a stalled re-run of it keeps
+  // the claim; any other job for the slot — even one BullMQ re-created under the same id — does not.
+  const owner = `${ctx.job.id ?? 'job'}@${ctx.job.timestamp}`;
+  const claim = await ctx.store.digests.claimSlot(ctx.teamId, digest.id, slot, owner);
+  if (claim === 'taken') {
+    log.info({ slot }, 'slot already claimed; nothing posted');
+    return;
+  }
+  const since =
+    (await ctx.store.digests.lastUntil(ctx.teamId, digest.id)) ??
+    previousRun(digest.pattern, digest.tz, slot);
+  const link = await ctx.store.links.get(ctx.teamId, digest.slackChannel);
+  const outcome =
+    since >= slot
+      ? 'skipped'
+      : await postDigest(ctx, digest.slackChannel, { since, until: slot }, scopeOf(link, digest), link, {
+          quietNote: ctx.features?.digestQuietNote === true,
+        });
+  await ctx.store.digests.setLastUntil(ctx.teamId, digest.id, slot);
+  log.info({ slot, since, outcome }, 'digest slot done');
+};
+
+export const runDigest: Processor<'runDigest'> = async (data, ctx) => {
+  const { origin } = data;
+  const until = ctx.job.timestamp;
+  const digests = await ctx.store.digests.list(ctx.teamId, origin.slackChannel);
+  const lasts = await Promise.all(digests.map((d) => ctx.store.digests.lastUntil(ctx.teamId, d.id)));
+  const known = lasts.filter((t): t is number => t !== undefined && t < until);
+  const since = known.length ? Math.max(...known) : until - FIRST_RUN_WINDOW_MS;
+  const link = await ctx.store.links.get(ctx.teamId, origin.slackChannel);
+  const outcome = await postDigest(ctx, origin.slackChannel, { since, until }, scopeOf(link), link, {
+    quietNote: false,
+  });
+  for (const digest of digests) await ctx.store.digests.setLastUntil(ctx.teamId, digest.id, until);
+  const where = link ? `#${link.channelName}` : 'all channels';
+  await tell(
+    ctx,
+    origin,
+    outcome === 'posted'
+      ? success(`Digest of ${where} posted.`)
+      : success(`Nothing changed in ${where} since the last digest, so nothing was posted.`),
+  );
+};

@@ -1,0 +1,59 @@
+/**
+ * followChannel: the Slack channel follows the collaboration channel it is linked to. The
+ * watermark is taken now (one request), so nothing old is posted; then a job scheduler polls
+ * every FEED_POLL_INTERVAL_MS.
+ */
+import { success } from '../../slack/render/messages.ts';
+import type { Processor } from '../context.ts';
+import { UserError } from '../errors.ts';
+import { currentWatermark, feedSchedulerId } from './feeds.ts';
+import { tell } from './tell.ts';
+
+export const NOT_LINKED_TO_FOLLOW =
+  'This Slack channel is not linked to a collaboration channel, so there is nothing to follow. Link it first — `/collab link #engineering` — then follow it.';
+
+export const followChannel: Processor<'followChannel'> = async (data, ctx) => {
+  const { origin } = data;
+  const slackChannel = origin.slackChannel;
+  const link = await ctx.store.links.get(ctx.teamId, slackChannel);
+  if (!link) throw new UserError(NOT_LINKED_TO_FOLLOW);
+
+  const existing = await ctx.store.feeds.get(ctx.teamId, slackChannel);
+  const already = existing?.channelId === link.channelId && existing.watermark !== undefined;
+  if (!already) {
+    const watermark = await ctx.once('watermark', () => currentWatermark(ctx, link.channelId));
+    await ctx.store.feeds.start(ctx.teamId, slackChannel, {
+      channelId: link.channelId,
+      followedBy: origin.userId,
+      followedAt: new Date().toISOString(),
+      watermark,
+      since: watermark.at,
+    });
+  }
+  await ctx.schedules.upsert(
+    feedSchedulerId(ctx.teamId, slackChannel),
+    { everyMs: ctx.polling.feedIntervalMs },
+    'pollFeed',
+    { teamId: ctx.teamId, slackChannel },
+  );
+  const every = everyText(ctx.polling.feedIntervalMs);
+  await tell(
+    ctx,
+    origin,
+    success(
+      already
+        ? `This channel already follows #${link.channelName}; I check it ${every}.`
+        : `Following #${link.channelName}: new posts get a card here, and cards update (with a note in their thread) when a post is resolved, reopened or commented. I check ${every}.`,
+    ),
+  );
+};
+
+/** "every minute", "every 30 seconds", "every 5 minutes". */
+export function everyText(ms: number): string {
+  const seconds = Math.round(ms / 1000);
+  if (seconds % 60 === 0) {
+    const minutes = seconds / 60;
+    return minutes === 1 ? 'every minute' : `every ${minutes} minutes`;
+  }
+  return seconds === 1 ? 'every second' : `every ${seconds} seconds`;
+}

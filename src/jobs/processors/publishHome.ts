@@ -1,0 +1,101 @@
+/**
+ * publishHome: the Home tab of one person — the workspace sections (connection, settings changes:
+ * home.ts) and what the service sends back (homeSections.ts): whether the service answers and
+ * accepts the key (a harmless `listChannels({ limit: 1 })` with a short timeout, cached a minute),
+ * linked and followed channels, digests with their next run, and the person's recent operations.
+ * Runs in the worker so the listener never waits on the service.
+ */
+import { isCollabError } from '../../collab/errors.ts';
+import { homeView } from '../../slack/render/home.ts';
+import type { HomeActivity, ServiceStatus } from '../../slack/render/homeSections.ts';
+import type { Processor, ProcessorContext } from '../context.ts';
+import { slackErrorCode } from '../outcome.ts';
+import { teamSchedulerPrefix } from '../schedules.ts';
+import { digestSchedulerId } from './digests.ts';
+
+/** How long one check of the service is trusted. */
+export const SERVICE_CHECK_TTL_SECONDS = 60;
+/** The check waits this long at most. */
+const SERVICE_CHECK_TIMEOUT_MS = 3000;
+const CACHE_NAME = 'service-check';
+
+/** The service check, cached a minute per team. Never throws. */
+export async function serviceStatus(ctx: ProcessorContext): Promise<ServiceStatus> {
+  const cached = await ctx.store.cache.get<ServiceStatus>(ctx.teamId, CACHE_NAME);
+  if (cached && typeof cached.state === 'string' && typeof cached.checkedAt === 'number') return cached;
+  let status: ServiceStatus;
+  const checkedAt = Date.now();
+  try {
+    await ctx.collab.listChannels({ limit: 1 }, { signal: AbortSignal.timeout(SERVICE_CHECK_TIMEOUT_MS) });
+    status = { state: 'ok', checkedAt };
+  } catch (error) {
+    if (!isCollabError(error)) status = { state: 'unreachable', checkedAt };
+    else if (error.reason === 'unauthorized' || error.reason === 'forbidden') {
+      status = { state: 'rejected', checkedAt, detail: error.status ? `(HTTP ${error.status})` : undefined };
+    } else if (error.reason === 'network' || error.reason === 'timeout' || error.reason === 'reset') {
+      status = { state: 'unreachable', checkedAt };
+    } else
+      status = { state: 'error', checkedAt, detail: error.status ? `(HTTP ${error.status})` : undefined };
+  }
+  await ctx.store.cache.set(ctx.teamId, CACHE_NAME, status, SERVICE_CHECK_TTL_SECONDS);
+  return status;
+}
+
+/** Everything the activity sections show, read from the store, the schedulers and the service. */
+export async function homeActivity(ctx: ProcessorContext, userId: string): Promise<HomeActivity> {
+  const feedPrefix = `${teamSchedulerPrefix(ctx.teamId)}feed-`;
+  const [service, links, feeds, digests, recent] = await Promise.all([
+    serviceStatus(ctx),
+    ctx.store.links.list(ctx.teamId),
+    ctx.schedules.list(feedPrefix),
+    ctx.store.digests.list(ctx.teamId),
+    ctx.store.recent.list(ctx.teamId, userId, 10),
+  ]);
+  // Feed schedulers are `schedulerId(teamId, 'feed', slackChannel)`.
+  const followed = new Set(feeds.map((f) => f.id.slice(feedPrefix.length)));
+  const linked = new Set(links.map((l) => l.slackChannel.replace(/[:\s]/g, '_')));
+  const nexts = await Promise.all(digests.map((d) => ctx.schedules.get(digestSchedulerId(ctx.teamId, d.id))));
+  return {
+    service,
+    links: links.map((l) => ({
+      slackChannel: l.slackChannel,
+      channelName: l.link.channelName,
+      followed: followed.has(l.slackChannel.replace(/[:\s]/g, '_')),
+      bridgeReplies: l.link.bridgeReplies,
+    })),
+    followedOnly: [...followed].filter((c) => !linked.has(c)).sort(),
+    digests: digests.map((d, i) => ({
+      id: d.id,
+      slackChannel: d.slackChannel,
+      label: d.label,
+      tz: d.tz,
+      next: nexts[i]?.next,
+    })),
+    recent,
+  };
+}
+
+export const publishHome: Processor<'publishHome'> = async (data, ctx) => {
+  const { userId } = data;
+  const [activity, connection, audit] = await Promise.all([
+    homeActivity(ctx, userId),
+    data.mode === 'multi' ? ctx.store.connections?.status(ctx.teamId) : Promise.resolve(undefined),
+    data.canManage ? ctx.store.audit.recent(ctx.teamId, 10) : Promise.resolve([]),
+  ]);
+  const view = homeView({
+    teamId: ctx.teamId,
+    userId,
+    mode: data.mode,
+    connection,
+    canManage: data.canManage,
+    audit,
+    command: data.command,
+    activity,
+  });
+  try {
+    await ctx.slack.views.publish({ user_id: userId, view });
+  } catch (error) {
+    // Home is refreshed on the next open; a Slack failure here is not the person's problem.
+    ctx.logger.warn({ err: slackErrorCode(error) }, 'views.publish failed');
+  }
+};

@@ -1,0 +1,97 @@
+/**
+ * Operations endpoints: `/healthz` (the process answers), `/readyz` (Redis answers and the queue is
+ * not backed up) and `/metrics` (Prometheus text). The web role serves them as Bolt custom routes;
+ * the worker-only role through {@link startOpsServer}, a tiny node:http server on PORT.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { CustomRoute } from '@slack/bolt';
+import type { Queue } from 'bullmq';
+import type { Redis } from '../store/redis.ts';
+import type { Metrics } from './metrics.ts';
+
+export interface OpsDeps {
+  redis: Redis;
+  queue: Queue;
+  metrics: Metrics;
+  /** not ready when more jobs than this are waiting */
+  maxWaiting: number;
+}
+
+export interface Readiness {
+  ready: boolean;
+  redis: 'ok' | 'down';
+  waiting?: number;
+  maxWaiting: number;
+}
+
+const CHECK_TIMEOUT_MS = 2000;
+
+async function within<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      work,
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error('timed out')), ms);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export async function readiness(deps: OpsDeps): Promise<Readiness> {
+  try {
+    await within(deps.redis.ping(), CHECK_TIMEOUT_MS);
+    const waiting = await within(deps.queue.getWaitingCount(), CHECK_TIMEOUT_MS);
+    return { ready: waiting < deps.maxWaiting, redis: 'ok', waiting, maxWaiting: deps.maxWaiting };
+  } catch {
+    return { ready: false, redis: 'down', maxWaiting: deps.maxWaiting };
+  }
+}
+
+type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+
+function send(res: ServerResponse, status: number, type: string, body: string): void {
+  res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store' });
+  res.end(body);
+}
+
+export function opsHandlers(deps: OpsDeps): Record<'/healthz' | '/readyz' | '/metrics', Handler> {
+  return {
+    '/healthz': (_req, res) => send(res, 200, 'application/json', '{"status":"ok"}'),
+    '/readyz': (_req, res) => {
+      void readiness(deps).then((r) => send(res, r.ready ? 200 : 503, 'application/json', JSON.stringify(r)));
+    },
+    '/metrics': (_req, res) => {
+      deps.metrics.render().then(
+        (text) => send(res, 200, deps.metrics.contentType, text),
+        () => send(res, 500, 'text/plain', 'metrics unavailable'),
+      );
+    },
+  };
+}
+
+/** The endpoints as Bolt custom routes (GET). */
+export function opsRoutes(deps: OpsDeps): CustomRoute[] {
+  return Object.entries(opsHandlers(deps)).map(([path, handler]) => ({ path, method: ['GET'], handler }));
+}
+
+/** The endpoints alone, for the worker-only role. Resolves once listening. */
+export async function startOpsServer(deps: OpsDeps, port: number): Promise<Server> {
+  const handlers = opsHandlers(deps);
+  const server = createServer((req, res) => {
+    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    const handler = req.method === 'GET' ? handlers[path as keyof typeof handlers] : undefined;
+    if (handler) handler(req, res);
+    else send(res, 404, 'text/plain', 'not found');
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  return server;
+}

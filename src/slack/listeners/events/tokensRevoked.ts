@@ -1,0 +1,25 @@
+/**
+ * `tokens_revoked`: when the bot token is revoked the app can no longer act in the workspace, so
+ * its data goes as on uninstall. Revoked user tokens alone change nothing (the app keeps none).
+ */
+import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
+import type { ListenerDeps } from '../../app.ts';
+import { forgetWorkspace } from '../workspace.ts';
+
+type Args = SlackEventMiddlewareArgs<'tokens_revoked'> & AllMiddlewareArgs;
+
+export function tokensRevokedListener(deps: ListenerDeps) {
+  return async ({ event, body, context }: Args): Promise<void> => {
+    if ((event.tokens.bot ?? []).length === 0) return;
+    const teamId = context.teamId ?? body.team_id;
+    if (!teamId) return;
+    try {
+      await forgetWorkspace(deps, teamId, 'tokens_revoked');
+    } catch (error) {
+      deps.logger.error(
+        { err: error, teamId },
+        'could not remove the data of a workspace whose token was revoked',
+      );
+    }
+  };
+}

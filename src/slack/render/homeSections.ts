@@ -1,0 +1,167 @@
+/**
+ * App Home sections of what the service sends back to Slack: quick actions, whether the service
+ * answers and accepts the key, linked and followed channels, digests with their next run, and
+ * the person's recent operations (failed ones with their reason). Each is a pure
+ * {@link HomeSection} over `state.activity`; a state without it shows none of them.
+ */
+import type { KnownBlock } from '@slack/types';
+import { describeOperation } from '../../jobs/errors.ts';
+import { ACTIONS } from '../ids.ts';
+import { slackDate } from './digest.ts';
+import type { HomeSection } from './home.ts';
+import { LIMITS, md, plain } from './limits.ts';
+import { truncate } from './mrkdwn.ts';
+import { escapeMrkdwn, oneLine } from './text.ts';
+
+/** Lines of a list shown at most; the rest are counted. */
+const SHOWN = 10;
+
+export type ServiceState = 'ok' | 'rejected' | 'unreachable' | 'error';
+
+export interface ServiceStatus {
+  state: ServiceState;
+  /** epoch ms of the check */
+  checkedAt: number;
+  /** words about a failure (status, reason) */
+  detail?: string | undefined;
+}
+
+export interface HomeActivity {
+  service?: ServiceStatus | undefined;
+  links: Array<{ slackChannel: string; channelName: string; followed: boolean; bridgeReplies: boolean }>;
+  /** Slack channels with a feed but no link any more */
+  followedOnly: string[];
+  digests: Array<{ id: string; slackChannel: string; label: string; tz: string; next?: number | undefined }>;
+  recent: Array<{
+    operation: string;
+    outcome: 'completed' | 'failed';
+    reason?: string | undefined;
+    at: string;
+  }>;
+}
+
+/** A Slack channel reference: shown with its name by Slack, never a ping. */
+const channelRef = (slackChannel: string) =>
+  /^[CG][A-Z0-9_]+$/.test(slackChannel) ? `<#${slackChannel}>` : `\`${escapeMrkdwn(slackChannel)}\``;
+
+function capped(lines: string[], empty: string): string {
+  if (lines.length === 0) return empty;
+  const shown = lines.slice(0, SHOWN);
+  const more = lines.length - shown.length;
+  return truncate(`${shown.join('\n')}${more > 0 ? `\n_…and ${more} more_` : ''}`, LIMITS.sectionText);
+}
+
+const heading = (title: string): KnownBlock[] => [
+  { type: 'divider' },
+  { type: 'header', text: plain(title, LIMITS.headerText) },
+];
+
+export const quickActionsSection: HomeSection = (state) =>
+  state.activity
+    ? [
+        {
+          type: 'actions',
+          block_id: 'home_quick_actions',
+          elements: [
+            {
+              type: 'button',
+              action_id: ACTIONS.homeNewPost,
+              style: 'primary',
+              text: plain('New post', LIMITS.buttonText),
+            },
+            { type: 'button', action_id: ACTIONS.homeHelp, text: plain('Help', LIMITS.buttonText) },
+          ],
+        },
+      ]
+    : [];
+
+const SERVICE_WORDS: Record<ServiceState, string> = {
+  ok: ':large_green_circle: The service answers and accepts the API key.',
+  rejected: ':red_circle: The service answers but rejects the API key.',
+  unreachable: ':red_circle: The service does not answer.',
+  error: ':large_orange_circle: The service answered with an error.',
+};
+
+export const serviceSection: HomeSection = (state) => {
+  const service = state.activity?.service;
+  if (!service) return [];
+  const detail = service.detail ? ` ${escapeMrkdwn(oneLine(service.detail))}` : '';
+  return [
+    {
+      type: 'context',
+      elements: [
+        md(
+          `${SERVICE_WORDS[service.state]}${detail}  ·  checked ${slackDate(service.checkedAt, '{time}')}`,
+          LIMITS.contextText,
+        ),
+      ],
+    },
+  ];
+};
+
+export const channelsSection: HomeSection = (state) => {
+  const activity = state.activity;
+  if (!activity) return [];
+  const lines = activity.links.map(
+    (l) =>
+      `• ${channelRef(l.slackChannel)} → *#${escapeMrkdwn(oneLine(l.channelName).replace(/^#/, ''))}*${l.followed ? '  ·  :satellite_antenna: followed' : ''}${l.bridgeReplies ? '  ·  replies become comments' : ''}`,
+  );
+  for (const slackChannel of activity.followedOnly)
+    lines.push(`• ${channelRef(slackChannel)}  ·  :satellite_antenna: followed`);
+  return [
+    ...heading('Linked and followed channels'),
+    {
+      type: 'section',
+      text: md(
+        capped(lines, `_None yet._ In a channel, \`${escapeMrkdwn(state.command)} link #channel\` links it.`),
+      ),
+    },
+  ];
+};
+
+export const digestsSection: HomeSection = (state) => {
+  const activity = state.activity;
+  if (!activity) return [];
+  const lines = activity.digests.map(
+    (d) =>
+      `• \`${escapeMrkdwn(d.id)}\` in ${channelRef(d.slackChannel)}: ${escapeMrkdwn(d.label)} (${escapeMrkdwn(d.tz)})  ·  ${d.next === undefined ? 'not scheduled' : `next ${slackDate(d.next)}`}`,
+  );
+  return [
+    ...heading('Digests'),
+    {
+      type: 'section',
+      text: md(
+        capped(
+          lines,
+          `_None yet._ In a channel, \`${escapeMrkdwn(state.command)} digest add every weekday at 9:00\` schedules one.`,
+        ),
+      ),
+    },
+  ];
+};
+
+export const recentSection: HomeSection = (state) => {
+  const activity = state.activity;
+  if (!activity) return [];
+  const lines = activity.recent.map((r) => {
+    const ms = Date.parse(r.at);
+    const when = Number.isFinite(ms) ? slackDate(ms) : escapeMrkdwn(r.at);
+    const what = escapeMrkdwn(describeOperation(r.operation));
+    if (r.outcome === 'completed') return `• :white_check_mark: ${when}: ${what}`;
+    const reason = r.reason ? `: ${truncate(escapeMrkdwn(oneLine(r.reason)), 300)}` : '';
+    return `• :warning: ${when}: could not ${what}${reason}`;
+  });
+  return [
+    ...heading('Your recent operations'),
+    { type: 'section', text: md(capped(lines, '_Nothing yet._')) },
+  ];
+};
+
+/** In page order, after the welcome and the connection. */
+export const ACTIVITY_SECTIONS: readonly HomeSection[] = [
+  quickActionsSection,
+  serviceSection,
+  channelsSection,
+  digestsSection,
+  recentSection,
+];

@@ -1,0 +1,28 @@
+/**
+ * The unfurl of a link to a post: the post card (title, channel, author, state, comment count,
+ * excerpt with "Read more") without the Resolve / Comment buttons — an unfurl sits on someone
+ * else's message, which the bot cannot update in place when the post changes — and with a hint
+ * of the commands that act on it.
+ */
+import type { KnownBlock } from '@slack/types';
+import type { Post } from '../../collab/schemas.ts';
+import { LIMITS, md } from './limits.ts';
+import { postCard } from './postCard.ts';
+import { escapeMrkdwn } from './text.ts';
+
+export function postUnfurl(post: Post, command: string): { blocks: KnownBlock[] } {
+  const card = postCard(post);
+  const blocks = card.blocks.filter((block) => block.type !== 'actions');
+  const id = escapeMrkdwn(post.id);
+  const cmd = escapeMrkdwn(command);
+  blocks.push({
+    type: 'context',
+    elements: [
+      md(
+        `Comment with \`${cmd} reply ${id} &lt;text&gt;\`, or resolve it with \`${cmd} resolve ${id}\`.`,
+        LIMITS.contextText,
+      ),
+    ],
+  });
+  return { blocks };
+}

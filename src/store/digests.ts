@@ -1,0 +1,104 @@
+/**
+ * Digests: what each Slack channel asked for (schedule, time zone), the end of the window the
+ * last digest covered, and the claims of scheduled slots (SET NX: a slot is posted at most once,
+ * however many workers, re-deliveries or duplicate ticks). The BullMQ scheduler that runs a
+ * digest lives in the queue, under `schedulerId(teamId, 'digest', id)`.
+ */
+import { z } from 'zod';
+import { type KeySpace, keys } from './keys.ts';
+import type { Redis } from './redis.ts';
+
+/** A slot claim outlives any re-delivery, retry or restart by far. */
+export const SLOT_CLAIM_TTL_SECONDS = 45 * 24 * 3600;
+
+export const Digest = z.object({
+  id: z.string(),
+  slackChannel: z.string(),
+  /** 5-field cron pattern, evaluated in `tz` */
+  pattern: z.string(),
+  /** the schedule in words, as confirmed to the person */
+  label: z.string(),
+  tz: z.string(),
+  createdBy: z.string(),
+  createdAt: z.string(),
+});
+export type Digest = z.infer<typeof Digest>;
+
+export type SlotClaim = 'claimed' | 'ours' | 'taken';
+
+/** Moves the value forward only: a late or repeated run never moves the window back. */
+const MAX_SCRIPT = `
+local current = tonumber(redis.call('GET', KEYS[1]) or '0')
+local wanted = tonumber(ARGV[1])
+if wanted > current then redis.call('SET', KEYS[1], ARGV[1]) return 1 end
+return 0`;
+
+export function digestStore(redis: Redis, space: KeySpace) {
+  const read = (raw: string | null): Digest | undefined => {
+    if (raw === null) return undefined;
+    try {
+      const parsed = Digest.safeParse(JSON.parse(raw));
+      return parsed.success ? parsed.data : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+
+  return {
+    /** Saves a new digest under a short id (`d1`, `d2`, …). */
+    async create(teamId: string, input: Omit<Digest, 'id'>): Promise<Digest> {
+      const k = keys(space, teamId);
+      const n = await redis.incr(k.digestSeq());
+      const digest: Digest = { id: `d${n}`, ...input };
+      await redis
+        .multi()
+        .set(k.digest(digest.id), JSON.stringify(digest))
+        .sadd(k.digests(), digest.id)
+        .exec();
+      return digest;
+    },
+    async get(teamId: string, digestId: string): Promise<Digest | undefined> {
+      return read(await redis.get(keys(space, teamId).digest(digestId)));
+    },
+    /** The team's digests (of one Slack channel when given), by id. */
+    async list(teamId: string, slackChannel?: string): Promise<Digest[]> {
+      const k = keys(space, teamId);
+      const ids = await redis.smembers(k.digests());
+      if (ids.length === 0) return [];
+      const raws = await redis.mget(...ids.map((id) => k.digest(id)));
+      return raws
+        .map(read)
+        .filter(
+          (d): d is Digest =>
+            d !== undefined && (slackChannel === undefined || d.slackChannel === slackChannel),
+        )
+        .sort((a, b) => Number(a.id.slice(1)) - Number(b.id.slice(1)) || a.id.localeCompare(b.id));
+    },
+    async remove(teamId: string, digestId: string): Promise<Digest | undefined> {
+      const k = keys(space, teamId);
+      const found = read(await redis.get(k.digest(digestId)));
+      await redis.multi().del(k.digest(digestId), k.digestLast(digestId)).srem(k.digests(), digestId).exec();
+      return found;
+    },
+    /** The end of the window the last digest covered, epoch ms. */
+    async lastUntil(teamId: string, digestId: string): Promise<number | undefined> {
+      const raw = await redis.get(keys(space, teamId).digestLast(digestId));
+      const ms = raw === null ? Number.NaN : Number(raw);
+      return Number.isFinite(ms) && ms > 0 ? ms : undefined;
+    },
+    async setLastUntil(teamId: string, digestId: string, ms: number): Promise<void> {
+      await redis.eval(MAX_SCRIPT, 1, keys(space, teamId).digestLast(digestId), String(Math.floor(ms)));
+    },
+    /**
+     * Claims a slot for `owner` (the job id): `claimed` the first time, `ours` when the same job
+     * runs again (a retry, a stalled job picked up elsewhere), `taken` for anyone else.
+     */
+    async claimSlot(teamId: string, digestId: string, slot: number, owner: string): Promise<SlotClaim> {
+      const key = keys(space, teamId).digestSlot(digestId, slot);
+      const set = await redis.set(key, owner, 'EX', SLOT_CLAIM_TTL_SECONDS, 'NX');
+      if (set === 'OK') return 'claimed';
+      return (await redis.get(key)) === owner ? 'ours' : 'taken';
+    },
+  };
+}
+export type DigestStore = ReturnType<typeof digestStore>;

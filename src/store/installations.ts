@@ -1,0 +1,82 @@
+/**
+ * Bolt's InstallationStore in Redis. Workspace installs live under the team's keys (so removing a
+ * team's data removes its installation); Enterprise Grid org-wide installs under the enterprise's.
+ * Installations hold bot tokens: they are stored sealed (crypto.ts), never in clear.
+ */
+import type { Installation, InstallationQuery, InstallationStore } from '@slack/bolt';
+import type { Cipher } from './crypto.ts';
+import { enterpriseKeys, type KeySpace, keys } from './keys.ts';
+import type { Redis } from './redis.ts';
+
+export type AnyInstallation = Installation<'v1' | 'v2', boolean>;
+
+export interface RedisInstallationStore extends InstallationStore {
+  fetchInstallation(query: InstallationQuery<boolean>): Promise<AnyInstallation>;
+  deleteInstallation(query: InstallationQuery<boolean>): Promise<void>;
+  /** The installation serving a team (its own, or its enterprise's org-wide one), if any. */
+  forTeam(teamId: string): Promise<AnyInstallation | undefined>;
+  /** Remembers that a team is served by its enterprise's org-wide installation. */
+  rememberEnterprise(teamId: string, enterpriseId: string): Promise<void>;
+}
+
+export class InstallationNotFoundError extends Error {
+  override readonly name = 'InstallationNotFoundError';
+}
+
+export function installationStore(redis: Redis, space: KeySpace, cipher: Cipher): RedisInstallationStore {
+  const where = (query: {
+    isEnterpriseInstall?: boolean;
+    enterpriseId?: string | undefined;
+    teamId?: string | undefined;
+  }) => {
+    if (query.isEnterpriseInstall && query.enterpriseId) {
+      return {
+        key: enterpriseKeys(space, query.enterpriseId).installation(),
+        context: `installation:e:${query.enterpriseId}`,
+      };
+    }
+    if (query.teamId)
+      return { key: keys(space, query.teamId).installation(), context: `installation:t:${query.teamId}` };
+    return undefined;
+  };
+
+  const read = async (at: { key: string; context: string }): Promise<AnyInstallation | undefined> => {
+    const sealed = await redis.get(at.key);
+    if (sealed === null) return undefined;
+    const { plain, stale } = cipher.open(sealed, at.context);
+    if (stale) await redis.set(at.key, cipher.seal(plain, at.context));
+    return JSON.parse(plain) as AnyInstallation;
+  };
+
+  return {
+    async storeInstallation(installation) {
+      const at = where({
+        isEnterpriseInstall: installation.isEnterpriseInstall === true,
+        enterpriseId: installation.enterprise?.id,
+        teamId: installation.team?.id,
+      });
+      if (!at) throw new Error('an installation without a team or an enterprise cannot be stored');
+      await redis.set(at.key, cipher.seal(JSON.stringify(installation), at.context));
+    },
+    async fetchInstallation(query) {
+      const at = where(query);
+      const found = at ? await read(at) : undefined;
+      if (!found) throw new InstallationNotFoundError('no installation for this workspace');
+      return found;
+    },
+    async deleteInstallation(query) {
+      const at = where(query);
+      if (at) await redis.del(at.key);
+    },
+    async forTeam(teamId) {
+      const own = await read(where({ teamId })!);
+      if (own) return own;
+      const enterpriseId = await redis.get(keys(space, teamId).enterprise());
+      if (!enterpriseId) return undefined;
+      return read(where({ isEnterpriseInstall: true, enterpriseId })!);
+    },
+    async rememberEnterprise(teamId, enterpriseId) {
+      await redis.set(keys(space, teamId).enterprise(), enterpriseId);
+    },
+  };
+}

@@ -1,0 +1,274 @@
+/**
+ * Scheduled digests end to end: real Redis, real workers (two of them), the emulator and the
+ * Slack stand-in. Slots are driven deterministically (a sendDigest job with an explicit slot, as
+ * a scheduler tick would carry), plus one digest posted by a real BullMQ scheduler.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Worker } from 'bullmq';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { previousRun } from '../../src/jobs/cron.ts';
+import { digestSchedulerId } from '../../src/jobs/processors/digests.ts';
+import { processors } from '../../src/jobs/processors/index.ts';
+import { createWorker } from '../../src/jobs/worker.ts';
+import { createLogger } from '../../src/logger.ts';
+import type { RecordedCall } from '../../src/sandbox/slack/index.ts';
+import { keys } from '../../src/store/keys.ts';
+import { connectRedis } from '../../src/store/redis.ts';
+import { ADA, GRACE, type Harness, REDIS_URL, startHarness, TEAM } from '../support/harness.ts';
+import { blockText, callsOf, channelId, memberId } from './helpers.ts';
+
+const PARIS = 'Europe/Paris';
+const DAILY = '0 9 * * *';
+/** 09:00 in Paris on the first day of summer time: 07:00Z (the day before it was 08:00Z). */
+const SLOT_AFTER_DST = Date.parse('2026-03-29T07:00:00Z');
+
+function digestPosts(h: Harness, slackChannel: string): RecordedCall[] {
+  return callsOf(h, 'chat.postMessage').filter(
+    (c) => c.args.channel === slackChannel && /Digest of|Nothing changed/.test(String(c.args.text ?? '')),
+  );
+}
+
+async function sendSlot(h: Harness, digestId: string, slot: number) {
+  const queued = await h.bot.queue.enqueue(
+    'sendDigest',
+    { teamId: TEAM, digestId, slot },
+    { idempotencyKey: `tick-${randomBytes(6).toString('hex')}` },
+  );
+  return queued.jobId;
+}
+
+/** A Slack channel of its own, linked to `engineering`, with one digest. */
+async function channelWithDigest(h: Harness, pattern = DAILY) {
+  const slackChannel = `C_DIG${randomBytes(3).toString('hex').toUpperCase()}`;
+  await h.bot.store.links.set(TEAM, slackChannel, {
+    channelId: channelId(h, 'engineering'),
+    channelName: 'engineering',
+    bridgeReplies: false,
+    linkedBy: ADA,
+    linkedAt: new Date().toISOString(),
+  });
+  const digest = await h.bot.store.digests.create(TEAM, {
+    slackChannel,
+    pattern,
+    label: 'every day at 09:00',
+    tz: PARIS,
+    createdBy: ADA,
+    createdAt: new Date().toISOString(),
+  });
+  return { slackChannel, digest };
+}
+
+describe('digests', () => {
+  let h: Harness;
+  let second: Worker | undefined;
+  beforeAll(async () => {
+    h = await startHarness();
+    // 30 new posts in #engineering inside the window before the slot (posted 2026-03-28 12:00Z on).
+    const org = h.emulator.org();
+    const author = org.authorOf(org.members.get(memberId(h, 'ada@example.com'))!);
+    for (let i = 0; i < 30; i++) {
+      org.createPost(
+        author,
+        { content_markdown: `Body ${i}`, title: `Window post ${i}`, channel_id: channelId(h, 'engineering') },
+        new Date(Date.parse('2026-03-28T12:00:00Z') + i * 60_000),
+      );
+    }
+  });
+  afterAll(async () => {
+    await second?.close();
+    await h?.close();
+  });
+
+  it('posts a digest exactly once per slot with two workers, duplicate ticks and a restart mid-run', async () => {
+    const { slackChannel, digest } = await channelWithDigest(h);
+    const logger = createLogger({ level: 'silent' });
+    const start = () =>
+      createWorker({
+        connection: connectRedis(REDIS_URL, 'worker'),
+        workspaces: h.bot.workspaces,
+        store: h.bot.store,
+        processors,
+        schedules: h.bot.schedules,
+        logger,
+        settings: { prefix: h.prefix, concurrency: 4, backoffMs: 50 },
+      });
+    second = start();
+    await second.waitUntilReady();
+
+    // Three ticks of one slot, taken by whichever of the two workers is free.
+    const ids = await Promise.all([1, 2, 3].map(() => sendSlot(h, digest.id, SLOT_AFTER_DST)));
+    expect(await Promise.all(ids.map((id) => h.settled(id)))).toEqual([
+      'completed',
+      'completed',
+      'completed',
+    ]);
+    const posted = digestPosts(h, slackChannel);
+    expect(posted).toHaveLength(1);
+    const text = blockText(posted[0]!.args.blocks);
+    expect(text).toContain('Digest of #engineering');
+    expect(text).toContain('New posts (30)');
+    expect(text).toContain('…and 25 more');
+    // The first window starts at the run before: 2026-03-28 09:00 Paris = 08:00Z.
+    expect(text).toContain(`<!date^${Math.floor(previousRun(DAILY, PARIS, SLOT_AFTER_DST) / 1000)}^`);
+    expect(await h.bot.store.digests.lastUntil(TEAM, digest.id)).toBe(SLOT_AFTER_DST);
+
+    // Restart: the next slot starts on the second worker alone, which is closed mid-run (while it
+    // reads the posts); the slot is then delivered again to a fresh worker.
+    const nextSlot = SLOT_AFTER_DST + 24 * 3600_000;
+    const org = h.emulator.org();
+    const author = org.authorOf(org.members.get(memberId(h, 'grace@example.com'))!);
+    org.createPost(
+      author,
+      {
+        content_markdown: 'After the first digest',
+        title: 'Next day post',
+        channel_id: channelId(h, 'engineering'),
+      },
+      new Date(SLOT_AFTER_DST + 3600_000),
+    );
+    await h.bot.worker!.pause();
+    h.emulator.faults.setLatency(300, 'GET /v2/posts');
+    const midRun = new Promise<void>((resolve) => {
+      const onRequest = (r: { route: string }) => {
+        if (r.route !== 'GET /v2/posts') return;
+        h.emulator.events.off('request', onRequest);
+        resolve();
+      };
+      h.emulator.events.on('request', onRequest);
+    });
+    const first = await sendSlot(h, digest.id, nextSlot);
+    await midRun;
+    const closing = second.close(true);
+    second = start();
+    h.bot.worker!.resume();
+    const redelivered = await sendSlot(h, digest.id, nextSlot);
+    expect(await h.settled(redelivered)).toBe('completed');
+    await closing;
+    // The interrupted run still finishes its post (its claim is its own); nothing else is posted.
+    await h.slackCall(
+      (c) =>
+        c.method === 'chat.postMessage' &&
+        c.args.channel === slackChannel &&
+        blockText(c.args.blocks).includes('Next day post'),
+    );
+    h.emulator.faults.setLatency(0, 'GET /v2/posts');
+    const again = await sendSlot(h, digest.id, nextSlot + 1000);
+    expect(await h.settled(again)).toBe('completed');
+    const all = digestPosts(h, slackChannel);
+    expect(all).toHaveLength(2);
+    expect(blockText(all[1]!.args.blocks)).not.toContain('Window post');
+    // The slot belongs to the interrupted job: the re-delivery found it taken.
+    expect(
+      await h.bot.store.redis.get(keys({ prefix: h.prefix }, TEAM).digestSlot(digest.id, nextSlot)),
+    ).toMatch(new RegExp(`^${first}@\\d+$`));
+    expect(first).not.toBe(redelivered);
+  });
+
+  it('posts nothing when nothing changed (DIGEST_QUIET_NOTE off)', async () => {
+    const { slackChannel, digest } = await channelWithDigest(h);
+    await h.bot.store.digests.setLastUntil(TEAM, digest.id, Date.parse('2026-06-01T07:00:00Z'));
+    const id = await sendSlot(h, digest.id, Date.parse('2026-06-02T07:00:00Z'));
+    expect(await h.settled(id)).toBe('completed');
+    expect(digestPosts(h, slackChannel)).toHaveLength(0);
+  });
+
+  it('is posted by its BullMQ scheduler (a fast pattern) and removed with the link', async () => {
+    const { slackChannel, digest } = await channelWithDigest(h, '* * * * * *');
+    await h.bot.store.digests.setLastUntil(TEAM, digest.id, Date.now() - 3600_000);
+    const org = h.emulator.org();
+    const author = org.authorOf(org.members.get(memberId(h, 'ada@example.com'))!);
+    org.createPost(author, {
+      content_markdown: 'Scheduled',
+      title: 'Seen by the scheduler',
+      channel_id: channelId(h, 'engineering'),
+    });
+    await h.bot.schedules.upsert(
+      digestSchedulerId(TEAM, digest.id),
+      { pattern: digest.pattern, tz: PARIS },
+      'sendDigest',
+      {
+        teamId: TEAM,
+        digestId: digest.id,
+      },
+    );
+    const call = await h.slackCall((c) => c.method === 'chat.postMessage' && c.args.channel === slackChannel);
+    expect(blockText(call.args.blocks)).toContain('Seen by the scheduler');
+
+    const settled = h.nextSettled('unlinkChannel');
+    await h.command('unlink', { channel: slackChannel });
+    expect((await settled).state).toBe('completed');
+    expect(await h.bot.schedules.get(digestSchedulerId(TEAM, digest.id))).toBeUndefined();
+    expect(await h.bot.store.digests.list(TEAM, slackChannel)).toEqual([]);
+  });
+
+  it('add, list, run and remove from the slash command; admins only', async () => {
+    const slackChannel = 'C_CMDS';
+    const added = h.nextSettled('addDigest');
+    const ack = await h.command('digest add every weekday at 9:00', { channel: slackChannel });
+    expect(ack.json<{ text: string }>().text).toContain('Scheduling the digest');
+    expect((await added).state).toBe('completed');
+    const [digest] = await h.bot.store.digests.list(TEAM, slackChannel);
+    expect(digest).toMatchObject({ pattern: '0 9 * * 1-5', tz: PARIS, label: 'every weekday at 09:00' });
+    const scheduler = await h.bot.schedules.get(digestSchedulerId(TEAM, digest!.id));
+    expect(scheduler).toMatchObject({ pattern: '0 9 * * 1-5', tz: PARIS });
+    expect(scheduler?.next).toBeGreaterThan(Date.now());
+    const told = await h.slackCall(
+      (c) =>
+        c.method === 'response_url' && blockText(c.args.blocks).includes(`Digest ${digest!.id} scheduled`),
+    );
+    expect(blockText(told.args.blocks)).toContain('your Slack time zone');
+    expect(blockText(told.args.blocks)).toContain(
+      `Next digest: <!date^${Math.floor(scheduler!.next! / 1000)}^`,
+    );
+
+    const listed = h.nextSettled('listDigests');
+    await h.command('digest list', { channel: slackChannel });
+    expect((await listed).state).toBe('completed');
+    const list = await h.slackCall(
+      (c) => c.method === 'response_url' && blockText(c.args.blocks).includes('Digests of this channel'),
+    );
+    expect(blockText(list.args.blocks)).toContain(`\`${digest!.id}\` every weekday at 09:00 (Europe/Paris)`);
+    expect(blockText(list.args.blocks)).toContain('not linked, so digests cover all channels');
+
+    const ran = h.nextSettled('runDigest');
+    await h.command('digest run', { channel: slackChannel });
+    expect((await ran).state).toBe('completed');
+    await h.slackCall(
+      (c) =>
+        c.method === 'chat.postMessage' &&
+        c.args.channel === slackChannel &&
+        String(c.args.text).startsWith('Digest of all channels'),
+    );
+
+    const refused = await h.command(`digest remove ${digest!.id}`, { channel: slackChannel, user: GRACE });
+    expect(refused.json<{ text: string }>().text).toMatch(/Only workspace admins/);
+    const badZone = await h.command('digest add daily at 9 in Mars/Olympus', { channel: slackChannel });
+    expect(badZone.json<{ text: string }>().text).toMatch(/not a time zone/);
+
+    const removed = h.nextSettled('removeDigest');
+    await h.command(`digest remove ${digest!.id}`, { channel: slackChannel });
+    expect((await removed).state).toBe('completed');
+    expect(await h.bot.schedules.get(digestSchedulerId(TEAM, digest!.id))).toBeUndefined();
+    expect(await h.bot.store.digests.list(TEAM, slackChannel)).toEqual([]);
+  });
+});
+
+describe('digests with DIGEST_QUIET_NOTE=true', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ env: { DIGEST_QUIET_NOTE: 'true' } });
+  });
+  afterAll(() => h?.close());
+
+  it('posts a one-line note when nothing changed, once per slot', async () => {
+    const { slackChannel, digest } = await channelWithDigest(h);
+    await h.bot.store.digests.setLastUntil(TEAM, digest.id, Date.parse('2026-06-01T07:00:00Z'));
+    const slot = Date.parse('2026-06-02T07:00:00Z');
+    for (const id of [await sendSlot(h, digest.id, slot), await sendSlot(h, digest.id, slot)]) {
+      expect(await h.settled(id)).toBe('completed');
+    }
+    const posted = digestPosts(h, slackChannel);
+    expect(posted).toHaveLength(1);
+    expect(blockText(posted[0]!.args.blocks)).toMatch(/Nothing changed in #engineering since/);
+  });
+});

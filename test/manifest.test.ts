@@ -1,0 +1,121 @@
+/**
+ * slack-manifest.yml and the code agree: every command, shortcut callback id and event the code
+ * registers is in the manifest, and everything the manifest subscribes to has a listener. The
+ * registrations are read through the public seam `registerListeners(app, deps)`, given an app
+ * that records them. The bot scopes are the code's list (src/slack/scopes.ts), each in the README.
+ */
+import { readFileSync } from 'node:fs';
+import type { App } from '@slack/bolt';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { CONFIG_DOCS, loadConfig } from '../src/config.ts';
+import type { ListenerDeps } from '../src/slack/app.ts';
+import { INSTALL_PATH, REDIRECT_PATH } from '../src/slack/app.ts';
+import { registerListeners } from '../src/slack/listeners/index.ts';
+import { BOT_SCOPES } from '../src/slack/scopes.ts';
+
+interface Manifest {
+  features: {
+    slash_commands: Array<{ command: string; url: string }>;
+    shortcuts: Array<{ callback_id: string; type: string }>;
+    unfurl_domains?: string[];
+    app_home: { home_tab_enabled: boolean };
+  };
+  oauth_config: { redirect_urls: string[]; scopes: { bot: string[] } };
+  settings: {
+    event_subscriptions: { request_url: string; bot_events: string[] };
+    interactivity: { is_enabled: boolean; request_url: string; message_menu_options_url: string };
+  };
+}
+
+const manifest = parse(readFileSync(new URL('../slack-manifest.yml', import.meta.url), 'utf8')) as Manifest;
+const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+
+type Registration = { kind: string; matcher: unknown };
+
+function registrations(): Registration[] {
+  const seen: Registration[] = [];
+  const recorder = new Proxy(
+    {},
+    {
+      get: (_target, kind) => (matcher: unknown) => {
+        seen.push({ kind: String(kind), matcher });
+      },
+    },
+  ) as App;
+  const config = loadConfig({
+    SLACK_SIGNING_SECRET: 'test-signing',
+    SLACK_BOT_TOKEN: 'xoxb-test-manifest',
+    COLLAB_API_URL: 'https://collab.example.com',
+    COLLAB_API_KEY: 'test-key',
+  });
+  registerListeners(recorder, { command: config.slack.slashCommand } as ListenerDeps);
+  return seen;
+}
+
+const field = (matcher: unknown, name: string): string | undefined =>
+  typeof matcher === 'object' && matcher !== null && name in matcher
+    ? String((matcher as Record<string, unknown>)[name])
+    : undefined;
+
+/** `message` events arrive as the manifest's message.<channel type> subscriptions. */
+const MESSAGE_SUBSCRIPTIONS = ['message.channels', 'message.groups', 'message.im', 'message.mpim'];
+
+describe('slack-manifest.yml', () => {
+  const seen = registrations();
+
+  it('declares exactly the slash commands the code answers', () => {
+    const code = seen.filter((r) => r.kind === 'command').map((r) => String(r.matcher));
+    expect(manifest.features.slash_commands.map((c) => c.command).sort()).toEqual([...new Set(code)].sort());
+  });
+
+  it('declares exactly the shortcuts the code answers', () => {
+    const code = seen.filter((r) => r.kind === 'shortcut').map((r) => field(r.matcher, 'callback_id'));
+    expect(manifest.features.shortcuts.map((s) => s.callback_id).sort()).toEqual([...new Set(code)].sort());
+    for (const shortcut of manifest.features.shortcuts) expect(shortcut.type).toBe('message');
+  });
+
+  it('subscribes to exactly the events the code listens to', () => {
+    const code = new Set(seen.filter((r) => r.kind === 'event').map((r) => String(r.matcher)));
+    const declared = manifest.settings.event_subscriptions.bot_events;
+    for (const event of declared) {
+      const name = MESSAGE_SUBSCRIPTIONS.includes(event) ? 'message' : event;
+      expect(code.has(name), `${event} has no listener`).toBe(true);
+    }
+    for (const event of code) {
+      const covered =
+        event === 'message'
+          ? declared.some((e) => MESSAGE_SUBSCRIPTIONS.includes(e))
+          : declared.includes(event);
+      expect(covered, `${event} is not subscribed in the manifest`).toBe(true);
+    }
+  });
+
+  it('has interactivity and options load urls when the code has actions, views or options', () => {
+    expect(seen.some((r) => r.kind === 'action' || r.kind === 'view')).toBe(true);
+    expect(manifest.settings.interactivity.is_enabled).toBe(true);
+    expect(manifest.settings.interactivity.request_url).toMatch(/\/slack\/events$/);
+    expect(seen.some((r) => r.kind === 'options')).toBe(true);
+    expect(manifest.settings.interactivity.message_menu_options_url).toMatch(/\/slack\/events$/);
+    expect(manifest.settings.event_subscriptions.request_url).toMatch(/\/slack\/events$/);
+    for (const command of manifest.features.slash_commands) expect(command.url).toMatch(/\/slack\/events$/);
+  });
+
+  it('enables App Home, unfurl domains and the OAuth redirect the installer serves', () => {
+    expect(manifest.features.app_home.home_tab_enabled).toBe(true);
+    expect(manifest.features.unfurl_domains?.length).toBeGreaterThan(0);
+    expect(manifest.oauth_config.redirect_urls.every((u) => u.endsWith(REDIRECT_PATH))).toBe(true);
+    expect(readme).toContain(INSTALL_PATH);
+  });
+
+  it('asks for exactly the bot scopes the code uses, each justified in the README', () => {
+    expect([...manifest.oauth_config.scopes.bot].sort()).toEqual([...BOT_SCOPES].sort());
+    for (const scope of BOT_SCOPES) expect(readme, scope).toContain(`| \`${scope}\` |`);
+  });
+
+  it('keeps the configuration table in step (sanity: multi-workspace variables documented)', () => {
+    for (const name of ['SLACK_CLIENT_ID', 'ENCRYPTION_KEY', 'ADMIN_USER_IDS'] as const) {
+      expect(CONFIG_DOCS[name]).toBeTruthy();
+    }
+  });
+});
