@@ -22,7 +22,7 @@ import { parseArgs } from 'node:util';
 import { Pool } from 'undici';
 import { startEmulator } from '../src/sandbox/emulator/index.ts';
 import { signSlackRequest, slashCommandBody, startSlackStandIn } from '../src/sandbox/slack/index.ts';
-import { connectRedis, whenReady } from '../src/store/redis.ts';
+import { connectRedis, deleteKeys, whenReady } from '../src/store/redis.ts';
 import {
   freePort,
   machineLine,
@@ -208,12 +208,7 @@ async function main() {
 async function wipe(prefix: string) {
   const redis = connectRedis(REDIS_URL, 'producer');
   await whenReady(redis);
-  let cursor = '0';
-  do {
-    const [next, found] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-    cursor = next;
-    if (found.length > 0) await redis.del(...found);
-  } while (cursor !== '0');
+  await deleteKeys(redis, `${prefix}:*`);
   redis.disconnect();
 }
 

@@ -20,7 +20,7 @@ import { createLogger } from '../src/logger.ts';
 import { type RunningBot, startBot } from '../src/runtime.ts';
 import { type Emulator, startEmulator } from '../src/sandbox/emulator/index.ts';
 import { startSlackStandIn } from '../src/sandbox/slack/index.ts';
-import { connectRedis, whenReady } from '../src/store/redis.ts';
+import { connectRedis, deleteKeys, whenReady } from '../src/store/redis.ts';
 import { machineLine } from './lib/process.ts';
 import { round, type Summary, summarize } from './lib/stats.ts';
 
@@ -250,12 +250,7 @@ async function tickRun(
 async function wipe(prefix: string) {
   const redis = connectRedis(REDIS_URL, 'producer');
   await whenReady(redis);
-  let cursor = '0';
-  do {
-    const [next, found] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-    cursor = next;
-    if (found.length > 0) await redis.del(...found);
-  } while (cursor !== '0');
+  await deleteKeys(redis, `${prefix}:*`);
   redis.disconnect();
 }
 

@@ -8,13 +8,13 @@ import { randomBytes } from 'node:crypto';
 import { loadConfig } from '../config.ts';
 import { createLogger, type Logger } from '../logger.ts';
 import { type RunningBot, startBot } from '../runtime.ts';
-import { connectRedis, whenReady } from '../store/redis.ts';
+import { connectRedis, deleteKeys, whenReady } from '../store/redis.ts';
 import { type SandboxConsole, startConsole } from './console/server.ts';
 import { type Emulator, startEmulator } from './emulator/index.ts';
 import { describePlan, type SandboxPlan } from './mode.ts';
 import { RedisMissingError, resolveRedis } from './redis.ts';
 import {
-  makeSlackUser,
+  defaultUsers,
   type SlackChannel,
   type SlackStandIn,
   type SlackUser,
@@ -32,26 +32,7 @@ export const SANDBOX_BOT_USER = 'U0COLLAB';
  * Ada and Grace, as the stand-in seeds them, with Slack-shaped ids (Slack ids have no `_`, and the
  * command grammar reads mentions as Slack writes them). Their emails are members of the emulator's seed.
  */
-export const SANDBOX_USERS: SlackUser[] = [
-  makeSlackUser({
-    id: 'U0ADA',
-    name: 'ada',
-    real_name: 'Ada Lovelace',
-    display_name: 'Ada',
-    email: 'ada@example.com',
-    tz: 'Europe/Paris',
-    is_admin: true,
-    is_owner: true,
-  }),
-  makeSlackUser({
-    id: 'U0GRACE',
-    name: 'grace',
-    real_name: 'Grace Hopper',
-    display_name: 'Grace',
-    email: 'grace@example.com',
-    tz: 'America/New_York',
-  }),
-];
+export const SANDBOX_USERS: SlackUser[] = defaultUsers(SANDBOX_TEAM, { ada: 'U0ADA', grace: 'U0GRACE' });
 
 export const SANDBOX_CHANNELS: SlackChannel[] = [
   { id: 'C0GENERAL', name: 'general', is_private: false, is_member: true },
@@ -103,12 +84,7 @@ async function forgetEarlierRuns(url: string, prefix: string): Promise<void> {
         `Redis at ${url} does not answer. Check REDIS_URL, or unset it to let the sandbox find one.`,
       );
     });
-    let cursor = '0';
-    do {
-      const [next, found] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 500);
-      cursor = next;
-      if (found.length > 0) await redis.unlink(...found);
-    } while (cursor !== '0');
+    await deleteKeys(redis, `${prefix}:*`);
   } finally {
     redis.disconnect();
   }

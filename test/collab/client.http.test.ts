@@ -1,27 +1,14 @@
 /** The client against a tiny local server: what goes on the wire, and how answers are classified. */
 import { Agent } from 'undici';
-import { afterEach, describe, expect, it } from 'vitest';
-import { type CollabClient, type CollabClientOptions, createCollabClient } from '../../src/collab/client.ts';
-import { expectNoKey, failure } from './helpers.ts';
-import { type Answer, closedPortUrl, json, post, startServer, type TestServer } from './server.ts';
+import { describe, expect, it } from 'vitest';
+import { type CollabClient, createCollabClient } from '../../src/collab/client.ts';
+import { clientsPerTest, expectNoKey, failure } from './helpers.ts';
+import { closedPortUrl, json, post } from './server.ts';
 
 const KEY = 'sk_test_9f8e7d6c5b4a_secret';
 
-let server: TestServer | undefined;
-let client: CollabClient | undefined;
-
-afterEach(async () => {
-  await client?.close();
-  await server?.close();
-  client = undefined;
-  server = undefined;
-});
-
-async function setup(answer: Answer, options: Partial<CollabClientOptions> = {}) {
-  server = await startServer(answer);
-  client = createCollabClient({ baseUrl: server.url, apiKey: KEY, ...options });
-  return { server, client };
-}
+const clients = clientsPerTest(KEY);
+const { setup } = clients;
 
 describe('requests on the wire', () => {
   it('sends the bearer key, JSON content type and accept on GET, POST and DELETE', async () => {
@@ -54,8 +41,7 @@ describe('requests on the wire', () => {
   });
 
   it('tolerates a trailing slash and a path prefix in the base url, and encodes path parameters', async () => {
-    server = await startServer((_req, res) => json(res, 200, post('a/b')));
-    client = createCollabClient({ baseUrl: `${server.url}/api/`, apiKey: KEY });
+    const { server, client } = await setup((_req, res) => json(res, 200, post('a/b')), { path: '/api/' });
     await client.getPost('a/b?c');
     expect(server.received[0]?.path).toBe('/api/v2/posts/a%2Fb%3Fc');
   });
@@ -84,10 +70,7 @@ describe('requests on the wire', () => {
 
   it('uses overridden query names', async () => {
     const page = { data: [] };
-    server = await startServer((_req, res) => json(res, 200, page));
-    client = createCollabClient({
-      baseUrl: server.url,
-      apiKey: KEY,
+    const { server, client } = await setup((_req, res) => json(res, 200, page), {
       queryNames: { pageSize: 'per_page', search: 'search', after: 'cursor' },
     });
     await client.listMembers({ search: 'ann', limit: 10, after: 'x' });
@@ -257,7 +240,7 @@ describe('invalid 2xx answers', () => {
 
 describe('transport failures', () => {
   it('a refused connection is retryable: nothing was written', async () => {
-    client = createCollabClient({ baseUrl: await closedPortUrl(), apiKey: KEY });
+    const client = clients.client({ baseUrl: await closedPortUrl() });
     const error = await failure(client.createPost({ content_markdown: 'x' }));
     expect(error).toMatchObject({ kind: 'retryable', reason: 'network', detail: 'ECONNREFUSED' });
     expectNoKey(error, KEY);
@@ -326,10 +309,10 @@ describe('transport failures', () => {
       expect(await failure(refused.getPost('p1'))).toMatchObject({ kind: 'retryable', reason: 'network' });
       await refused.close();
 
-      server = await startServer((req, res, r) =>
-        r.path.endsWith('/p1') ? json(res, 200, post('p1')) : req.socket.destroy(),
+      const { client } = await setup(
+        (req, res, r) => (r.path.endsWith('/p1') ? json(res, 200, post('p1')) : req.socket.destroy()),
+        { dispatcher: agent },
       );
-      client = createCollabClient({ baseUrl: server.url, apiKey: KEY, dispatcher: agent });
       expect(await failure(client.createPost({ content_markdown: 'x' }))).toMatchObject({
         kind: 'ambiguous',
       });

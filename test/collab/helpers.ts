@@ -1,6 +1,48 @@
 import { inspect } from 'node:util';
-import { expect } from 'vitest';
+import { afterEach, expect } from 'vitest';
+import { type CollabClient, type CollabClientOptions, createCollabClient } from '../../src/collab/client.ts';
 import { type CollabError, isCollabError } from '../../src/collab/errors.ts';
+import { type Answer, startServer, type TestServer } from './server.ts';
+
+type ClientOptions = Partial<CollabClientOptions>;
+
+export interface ClientsPerTest {
+  /**
+   * A tiny local server answering `answer`, and a client of it with `apiKey` (`options` override
+   * its defaults; `path` is appended to the server's url for the base url).
+   */
+  setup(
+    answer: Answer,
+    options?: ClientOptions & { path?: string },
+  ): Promise<{ server: TestServer; client: CollabClient }>;
+  /** A client of some other base url (a closed port, say). */
+  client(options: ClientOptions & { baseUrl: string }): CollabClient;
+}
+
+/** Clients and servers made by a test, with `apiKey`: all closed after the test. */
+export function clientsPerTest(apiKey: string): ClientsPerTest {
+  let servers: TestServer[] = [];
+  let clients: CollabClient[] = [];
+  afterEach(async () => {
+    for (const client of clients) await client.close();
+    for (const server of servers) await server.close();
+    clients = [];
+    servers = [];
+  });
+  const client = (options: ClientOptions & { baseUrl: string }) => {
+    const made = createCollabClient({ apiKey, ...options });
+    clients.push(made);
+    return made;
+  };
+  return {
+    async setup(answer, { path = '', ...options } = {}) {
+      const server = await startServer(answer);
+      servers.push(server);
+      return { server, client: client({ baseUrl: `${server.url}${path}`, ...options }) };
+    },
+    client,
+  };
+}
 
 /** The CollabError a promise rejects with (fails the test if it resolves or throws anything else). */
 export async function failure(promise: Promise<unknown>): Promise<CollabError> {

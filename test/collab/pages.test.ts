@@ -1,27 +1,12 @@
 /** The page walk: follows next_cursor lazily and never loops, over real HTTP. */
-import { afterEach, describe, expect, it } from 'vitest';
-import { type CollabClient, createCollabClient } from '../../src/collab/client.ts';
+import { describe, expect, it } from 'vitest';
 import { walkPages } from '../../src/collab/pages.ts';
 import type { Page } from '../../src/collab/schemas.ts';
-import { failure } from './helpers.ts';
-import { type Answer, json, startServer, type TestServer } from './server.ts';
+import { clientsPerTest, failure } from './helpers.ts';
+import { json } from './server.ts';
 
 const KEY = 'sk_pages_key';
-let server: TestServer | undefined;
-let client: CollabClient | undefined;
-
-afterEach(async () => {
-  await client?.close();
-  await server?.close();
-  client = undefined;
-  server = undefined;
-});
-
-async function setup(answer: Answer) {
-  server = await startServer(answer);
-  client = createCollabClient({ baseUrl: server.url, apiKey: KEY });
-  return { server, client };
-}
+const { setup } = clientsPerTest(KEY);
 
 async function collect<T extends { id: string }>(iterable: AsyncIterable<T>): Promise<string[]> {
   const ids: string[] = [];

@@ -10,7 +10,7 @@ import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Emulator, startEmulator } from '../../src/sandbox/emulator/index.ts';
 import { type SlackStandIn, slashCommandBody, startSlackStandIn } from '../../src/sandbox/slack/index.ts';
-import { connectRedis } from '../../src/store/redis.ts';
+import { connectRedis, deleteKeys } from '../../src/store/redis.ts';
 import { REDIS_URL } from '../support/harness.ts';
 import { postToBolt } from '../support/slack-client.ts';
 
@@ -29,12 +29,7 @@ afterAll(async () => {
   const queue = new Queue('operations', { connection: redis, prefix });
   await queue.obliterate({ force: true }).catch(() => {});
   await queue.close();
-  let cursor = '0';
-  do {
-    const [next, found] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 500);
-    cursor = next;
-    if (found.length > 0) await redis.del(...found);
-  } while (cursor !== '0');
+  await deleteKeys(redis, `${prefix}:*`);
   redis.disconnect();
   await emulator?.close();
   await slack?.close();

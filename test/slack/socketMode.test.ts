@@ -12,7 +12,7 @@ import { createLogger } from '../../src/logger.ts';
 import { type RunningBot, startBot } from '../../src/runtime.ts';
 import { type Emulator, startEmulator } from '../../src/sandbox/emulator/index.ts';
 import { type SlackStandIn, startSlackStandIn } from '../../src/sandbox/slack/index.ts';
-import { connectRedis, whenReady } from '../../src/store/redis.ts';
+import { connectRedis, deleteKeys, whenReady } from '../../src/store/redis.ts';
 import { REDIS_URL } from '../support/harness.ts';
 
 let server: WebSocketServer;
@@ -62,8 +62,7 @@ afterAll(async () => {
   await slack?.close();
   const redis = connectRedis(REDIS_URL, 'producer');
   await whenReady(redis);
-  const found = await redis.keys(`${prefix}:*`);
-  if (found.length > 0) await redis.del(...found);
+  await deleteKeys(redis, `${prefix}:*`);
   redis.disconnect();
 });
 

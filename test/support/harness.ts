@@ -22,7 +22,8 @@ import {
   slashCommandBody,
   startSlackStandIn,
 } from '../../src/sandbox/slack/index.ts';
-import { connectRedis, whenReady } from '../../src/store/redis.ts';
+import { connectRedis, deleteKeys, whenReady } from '../../src/store/redis.ts';
+import { nextSettled, settled } from './settled.ts';
 import { type BoltResponse, postToBolt } from './slack-client.ts';
 
 export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -103,40 +104,6 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   });
   await queueEvents.waitUntilReady();
 
-  const settled = (jobId: string) =>
-    new Promise<'completed' | 'failed'>((resolve) => {
-      const onCompleted = ({ jobId: id }: { jobId: string }) => id === jobId && done('completed');
-      const onFailed = ({ jobId: id }: { jobId: string }) => id === jobId && done('failed');
-      const done = (state: 'completed' | 'failed') => {
-        queueEvents.off('completed', onCompleted);
-        queueEvents.off('failed', onFailed);
-        resolve(state);
-      };
-      queueEvents.on('completed', onCompleted);
-      queueEvents.on('failed', onFailed);
-      // The job may have settled before we listened.
-      void bot.queue.queue.getJob(jobId).then(async (job) => {
-        if (!job) return;
-        const state = await job.getState();
-        if (state === 'completed' || state === 'failed') done(state);
-      });
-    });
-
-  const nextSettled = (operation: string) =>
-    new Promise<{ job: Job; state: 'completed' | 'failed' }>((resolve) => {
-      const check = async ({ jobId }: { jobId: string }, state: 'completed' | 'failed') => {
-        const job = await bot.queue.queue.getJob(jobId);
-        if (job?.name !== operation) return;
-        queueEvents.off('completed', onCompleted);
-        queueEvents.off('failed', onFailed);
-        resolve({ job, state });
-      };
-      const onCompleted = (e: { jobId: string }) => void check(e, 'completed');
-      const onFailed = (e: { jobId: string }) => void check(e, 'failed');
-      queueEvents.on('completed', onCompleted);
-      queueEvents.on('failed', onFailed);
-    });
-
   let triggers = 0;
   return {
     emulator,
@@ -175,20 +142,15 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
           : { 'x-slack-retry-num': String(opts.retryNum), 'x-slack-retry-reason': 'http_timeout' };
       return postToBolt(baseUrl, signingSecret, 'event', body, headers);
     },
-    settled,
-    nextSettled,
+    settled: (jobId) => settled(queueEvents, bot.queue.queue, jobId),
+    nextSettled: (operation) => nextSettled(queueEvents, bot.queue.queue, operation),
     slackCall: (predicate) => slack.waitFor(predicate),
     async close() {
       await bot.stop();
       await queueEvents.close();
       const redis = connectRedis(REDIS_URL, 'producer');
       await whenReady(redis);
-      let cursor = '0';
-      do {
-        const [next, found] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 500);
-        cursor = next;
-        if (found.length > 0) await redis.del(...found);
-      } while (cursor !== '0');
+      await deleteKeys(redis, `${prefix}:*`);
       redis.disconnect();
       await emulator.close();
       await slack.close();

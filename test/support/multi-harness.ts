@@ -25,9 +25,10 @@ import {
 import { ACTIONS, INPUTS, VIEWS } from '../../src/slack/ids.ts';
 import { createCipher } from '../../src/store/crypto.ts';
 import { installationStore } from '../../src/store/installations.ts';
-import { connectRedis, type Redis, whenReady } from '../../src/store/redis.ts';
+import { connectRedis, deleteKeys, type Redis, whenReady } from '../../src/store/redis.ts';
 import { REDIS_URL } from './harness.ts';
 import { captureLogs, type LogCapture } from './log-capture.ts';
+import { nextSettled } from './settled.ts';
 import { type BoltResponse, postToBolt } from './slack-client.ts';
 
 export const LOCAL_TEAM = 'T_LOCAL';
@@ -195,30 +196,11 @@ export async function startMultiHarness(
     event(team, event) {
       return postToBolt(baseUrl, signingSecret, 'event', eventBody(event, { team_id: team }));
     },
-    nextSettled(operation) {
-      return new Promise((resolve) => {
-        const check = async ({ jobId }: { jobId: string }, state: 'completed' | 'failed') => {
-          const job = await bot.queue.queue.getJob(jobId);
-          if (job?.name !== operation) return;
-          queueEvents.off('completed', onCompleted);
-          queueEvents.off('failed', onFailed);
-          resolve({ job, state });
-        };
-        const onCompleted = (e: { jobId: string }) => void check(e, 'completed');
-        const onFailed = (e: { jobId: string }) => void check(e, 'failed');
-        queueEvents.on('completed', onCompleted);
-        queueEvents.on('failed', onFailed);
-      });
-    },
+    nextSettled: (operation) => nextSettled(queueEvents, bot.queue.queue, operation),
     async close() {
       await bot.stop();
       await queueEvents.close();
-      let cursor = '0';
-      do {
-        const [next, found] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 500);
-        cursor = next;
-        if (found.length > 0) await redis.del(...found);
-      } while (cursor !== '0');
+      await deleteKeys(redis, `${prefix}:*`);
       redis.disconnect();
       await emulator.close();
       await slack.close();

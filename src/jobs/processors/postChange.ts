@@ -1,26 +1,27 @@
 /** What resolvePost and unresolvePost share: naming the post, showing the change on its cards, telling. */
 import type { Post } from '../../collab/schemas.ts';
 import { type Outcome, success } from '../../slack/render/messages.ts';
+import { escapeMrkdwn } from '../../slack/render/mrkdwn.ts';
 import type { ProcessorContext } from '../context.ts';
 import type { CardRef, Origin } from '../schemas.ts';
 import { updateCards } from './cards.ts';
 import { tell } from './tell.ts';
 
 /**
- * Updates every card of the post with `note`, and the card the person acted on; then tells the
- * person `done` — unless they pressed a card's button: the card changing in place is the answer.
+ * Updates every card of the post with the note "`done` by *`by`* via Slack", and the card the
+ * person acted on; then tells the person `done` — unless they pressed a card's button: the card
+ * changing in place is the answer.
  */
 export async function showPostChange(
   ctx: ProcessorContext,
   origin: Origin,
   post: Post,
-  note: string,
-  done: string,
+  change: { done: string; by: string },
   card?: CardRef,
 ): Promise<void> {
-  await updateCards(ctx, post, note, card);
+  await updateCards(ctx, post, `${change.done} by *${escapeMrkdwn(change.by)}* via Slack`, card);
   if (origin.source === 'button') return;
-  await tell(ctx, origin, withPostLink(done, post));
+  await tell(ctx, origin, withPostLink(change.done, post));
 }
 
 /**

@@ -1,6 +1,5 @@
 /** resolvePost: resolves a post (with the person's message or a resolving comment), updates its cards. */
 import type { ResolvePostInput } from '../../collab/schemas.ts';
-import { escapeMrkdwn } from '../../slack/render/mrkdwn.ts';
 import type { Processor } from '../context.ts';
 import { displayName } from './people.ts';
 import { showPostChange } from './postChange.ts';
@@ -23,12 +22,5 @@ export const resolvePost: Processor<'resolvePost'> = async (data, ctx) => {
   const post = await ctx.once('resolve', () =>
     orNotFound(() => ctx.collab.resolvePost(postId, input, { signal: ctx.signal }), noPost(postId)),
   );
-  await showPostChange(
-    ctx,
-    origin,
-    post,
-    `Resolved by *${escapeMrkdwn(name)}* via Slack`,
-    'Resolved',
-    data.card,
-  );
+  await showPostChange(ctx, origin, post, { done: 'Resolved', by: name }, data.card);
 };

@@ -1,5 +1,4 @@
 /** unresolvePost: reopens a resolved post, updates its cards. */
-import { escapeMrkdwn } from '../../slack/render/mrkdwn.ts';
 import type { Processor } from '../context.ts';
 import { displayName } from './people.ts';
 import { showPostChange } from './postChange.ts';
@@ -13,12 +12,5 @@ export const unresolvePost: Processor<'unresolvePost'> = async (data, ctx) => {
   const post = await ctx.once('unresolve', () =>
     orNotFound(() => ctx.collab.unresolvePost(postId, { signal: ctx.signal }), noPost(postId)),
   );
-  await showPostChange(
-    ctx,
-    origin,
-    post,
-    `Reopened by *${escapeMrkdwn(name)}* via Slack`,
-    'Reopened',
-    data.card,
-  );
+  await showPostChange(ctx, origin, post, { done: 'Reopened', by: name }, data.card);
 };

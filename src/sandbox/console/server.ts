@@ -9,13 +9,13 @@
 import type { EventEmitter } from 'node:events';
 import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import type { Logger } from '../../logger.ts';
 import { SHORTCUTS } from '../../slack/ids.ts';
 import type { EmulatorEventMap } from '../emulator/types.ts';
+import { listen } from '../listen.ts';
 import {
   appHomeOpened,
   blockActions,
@@ -523,14 +523,7 @@ export async function startConsole(options: ConsoleOptions): Promise<SandboxCons
     });
   });
   const host = options.host ?? '127.0.0.1';
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const { port } = server.address() as AddressInfo;
+  const { port } = await listen(server, options.port ?? 0, host);
 
   return {
     url: `http://${host}:${port}`,

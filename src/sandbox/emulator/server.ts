@@ -5,8 +5,8 @@
 import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { queryNames as resolveQueryNames } from '../../collab/wire.ts';
+import { listen } from '../listen.ts';
 import { errorResult, handleApi } from './api.ts';
 import { handleControl } from './control.ts';
 import { Faults } from './faults.ts';
@@ -205,14 +205,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   });
   server.keepAliveTimeout = 5_000;
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const address = server.address() as AddressInfo;
+  const address = await listen(server, options.port ?? 0, host);
   const hostInUrl = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${hostInUrl}:${address.port}`;
 

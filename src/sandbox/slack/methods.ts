@@ -82,6 +82,50 @@ function messageContent(args: Record<string, unknown>): Partial<StoredMessage> {
   return content;
 }
 
+/** What the bot posts: the content of `args`; undefined when it has no text, blocks or attachments. */
+function postedContent(args: Record<string, unknown>): Partial<StoredMessage> | undefined {
+  const content = messageContent(args);
+  return content.text === undefined && content.blocks === undefined && content.attachments === undefined
+    ? undefined
+    : content;
+}
+
+/** A message by the bot in `channel`, in the thread `thread_ts` of `args` names, if any. */
+function botMessage(
+  installation: Installation,
+  channel: string,
+  content: Partial<StoredMessage>,
+  args: Record<string, unknown>,
+): Omit<StoredMessage, 'type' | 'ts'> {
+  const threadTs = stringArg(args, 'thread_ts');
+  return {
+    channel,
+    user: installation.botUserId,
+    bot_id: installation.botId,
+    app_id: installation.appId,
+    team: installation.teamId,
+    text: '',
+    ...content,
+    ...(threadTs === undefined ? {} : { thread_ts: threadTs }),
+  };
+}
+
+/** The bot's own message that `channel` and `ts` of `args` name, or the error Slack answers. */
+function ownMessage(
+  world: SlackWorld,
+  args: Record<string, unknown>,
+  notOwn: string,
+): StoredMessage | ApiResponse {
+  const channel = stringArg(args, 'channel');
+  const ts = stringArg(args, 'ts');
+  if (channel === undefined) return fail('channel_not_found');
+  if (ts === undefined) return fail('message_not_found');
+  const message = world.findMessage(resolveChannel(world, channel), ts);
+  if (message === undefined) return fail('message_not_found');
+  if (message.bot_id === undefined) return fail(notOwn);
+  return message;
+}
+
 function permalink(channel: string, message: StoredMessage | undefined, ts: string): string {
   const base = `${PERMALINK_ORIGIN}/archives/${channel}/p${ts.replace('.', '')}`;
   if (message?.thread_ts !== undefined && message.thread_ts !== message.ts) {
@@ -169,23 +213,11 @@ const handlers: Record<string, Handler> = {
   'chat.postMessage': ({ world, args, installation }) => {
     const requested = stringArg(args, 'channel');
     if (requested === undefined) return fail('channel_not_found');
-    const content = messageContent(args);
-    if (content.text === undefined && content.blocks === undefined && content.attachments === undefined) {
-      return fail('no_text');
-    }
+    const content = postedContent(args);
+    if (content === undefined) return fail('no_text');
     const channel = resolveChannel(world, requested);
     world.channel(channel);
-    const threadTs = stringArg(args, 'thread_ts');
-    const stored = world.addMessage({
-      channel,
-      user: installation.botUserId,
-      bot_id: installation.botId,
-      app_id: installation.appId,
-      team: installation.teamId,
-      text: '',
-      ...content,
-      ...(threadTs === undefined ? {} : { thread_ts: threadTs }),
-    });
+    const stored = world.addMessage(botMessage(installation, channel, content, args));
     return { ok: true, channel, ts: stored.ts, message: messageObject(stored) };
   },
 
@@ -194,49 +226,35 @@ const handlers: Record<string, Handler> = {
     if (requested === undefined) return fail('channel_not_found');
     const user = stringArg(args, 'user');
     if (user === undefined) return fail('user_not_in_channel');
-    const content = messageContent(args);
-    if (content.text === undefined && content.blocks === undefined && content.attachments === undefined) {
-      return fail('no_text');
-    }
+    const content = postedContent(args);
+    if (content === undefined) return fail('no_text');
     const channel = resolveChannel(world, requested);
-    const threadTs = stringArg(args, 'thread_ts');
     const stored = world.addMessage({
-      channel,
-      user: installation.botUserId,
-      bot_id: installation.botId,
-      app_id: installation.appId,
-      team: installation.teamId,
-      text: '',
-      ...content,
+      ...botMessage(installation, channel, content, args),
       ephemeralFor: user,
-      ...(threadTs === undefined ? {} : { thread_ts: threadTs }),
     });
     return { ok: true, message_ts: stored.ts };
   },
 
   'chat.update': ({ world, args, installation }) => {
-    const channel = stringArg(args, 'channel');
-    const ts = stringArg(args, 'ts');
-    if (channel === undefined) return fail('channel_not_found');
-    if (ts === undefined) return fail('message_not_found');
-    const message = world.findMessage(resolveChannel(world, channel), ts);
-    if (message === undefined) return fail('message_not_found');
-    if (message.bot_id === undefined) return fail('cant_update_message');
+    const message = ownMessage(world, args, 'cant_update_message');
+    if ('ok' in message) return message;
     Object.assign(message, messageContent(args));
     message.edited = { user: installation.botUserId, ts: String(Math.floor(Date.now() / 1000)) };
-    return { ok: true, channel: message.channel, ts, text: message.text, message: messageObject(message) };
+    return {
+      ok: true,
+      channel: message.channel,
+      ts: message.ts,
+      text: message.text,
+      message: messageObject(message),
+    };
   },
 
   'chat.delete': ({ world, args }) => {
-    const channel = stringArg(args, 'channel');
-    const ts = stringArg(args, 'ts');
-    if (channel === undefined) return fail('channel_not_found');
-    if (ts === undefined) return fail('message_not_found');
-    const message = world.findMessage(resolveChannel(world, channel), ts);
-    if (message === undefined) return fail('message_not_found');
-    if (message.bot_id === undefined) return fail('cant_delete_message');
+    const message = ownMessage(world, args, 'cant_delete_message');
+    if ('ok' in message) return message;
     world.removeMessage(message);
-    return { ok: true, channel: message.channel, ts };
+    return { ok: true, channel: message.channel, ts: message.ts };
   },
 
   'chat.getPermalink': ({ world, args }) => {

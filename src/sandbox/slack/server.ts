@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listen } from '../listen.ts';
 import { handleMethod } from './methods.ts';
 import { parseApiRequest, parseResponseUrlBody, readBody } from './request.ts';
 import type {
@@ -174,14 +174,7 @@ export async function startSlackStandIn(options: SlackStandInOptions = {}): Prom
   });
 
   const host = options.host ?? '127.0.0.1';
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const { port } = server.address() as AddressInfo;
+  const { port } = await listen(server, options.port ?? 0, host);
   const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 
   return {

@@ -65,11 +65,14 @@ export function makeSlackUser(seed: SlackUserSeed): SlackUser {
   };
 }
 
-/** Default seed: Ada (admin, Paris) and Grace (New York). */
-export function defaultUsers(teamId = 'T_LOCAL'): SlackUser[] {
+/** Default seed: Ada (admin, Paris) and Grace (New York), under the ids given. */
+export function defaultUsers(
+  teamId = 'T_LOCAL',
+  ids: { ada: string; grace: string } = { ada: 'U_ADA', grace: 'U_GRACE' },
+): SlackUser[] {
   return [
     makeSlackUser({
-      id: 'U_ADA',
+      id: ids.ada,
       team_id: teamId,
       name: 'ada',
       real_name: 'Ada Lovelace',
@@ -80,7 +83,7 @@ export function defaultUsers(teamId = 'T_LOCAL'): SlackUser[] {
       is_owner: true,
     }),
     makeSlackUser({
-      id: 'U_GRACE',
+      id: ids.grace,
       team_id: teamId,
       name: 'grace',
       real_name: 'Grace Hopper',

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { type Browser, chromium, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../../../src/sandbox/run.ts';
-import { connectRedis, whenReady } from '../../../src/store/redis.ts';
+import { connectRedis, deleteKeys, whenReady } from '../../../src/store/redis.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SHOTS = join(process.cwd(), 'test-output', 'console');
@@ -75,12 +75,7 @@ describe.skipIf(!hasChromium)('sandbox console: the main journey in a browser', 
     await sandbox?.stop();
     const redis = connectRedis(sandbox?.redisUrl ?? 'redis://127.0.0.1:6379', 'producer');
     await whenReady(redis).catch(() => {});
-    let cursor = '0';
-    do {
-      const [next, found] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 500);
-      cursor = next;
-      if (found.length > 0) await redis.unlink(...found);
-    } while (cursor !== '0');
+    await deleteKeys(redis, `${prefix}:*`);
     redis.disconnect();
   });
 

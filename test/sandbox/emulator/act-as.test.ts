@@ -1,17 +1,22 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PostPage } from '../../../src/collab/schemas.ts';
-import { type Emulator, startEmulator } from '../../../src/sandbox/emulator/index.ts';
-import { channelIdByName, firstThreadId, get, manualClock, memberIdByEmail } from './helpers.ts';
+import type { Emulator } from '../../../src/sandbox/emulator/index.ts';
+import {
+  channelIdByName,
+  firstThreadId,
+  get,
+  type ManualClock,
+  memberIdByEmail,
+  useClockedEmulator,
+} from './helpers.ts';
 
 describe('emulator act-as helpers', () => {
   let emu: Emulator;
-  let clock: ReturnType<typeof manualClock>;
-
-  beforeEach(async () => {
-    clock = manualClock();
-    emu = await startEmulator({ now: clock.now });
+  let clock: ManualClock;
+  useClockedEmulator((started, startedClock) => {
+    emu = started;
+    clock = startedClock;
   });
-  afterEach(() => emu.close());
 
   it('creates posts and comments as a person, visible over HTTP', async () => {
     const ada = memberIdByEmail(emu, 'ada@example.com');

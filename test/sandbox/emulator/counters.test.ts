@@ -1,17 +1,23 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Comment, Post, Thread } from '../../../src/collab/schemas.ts';
-import { type Emulator, startEmulator } from '../../../src/sandbox/emulator/index.ts';
-import { del, firstThreadId, get, manualClock, memberIdByEmail, post } from './helpers.ts';
+import type { Emulator } from '../../../src/sandbox/emulator/index.ts';
+import {
+  del,
+  firstThreadId,
+  get,
+  type ManualClock,
+  memberIdByEmail,
+  post,
+  useClockedEmulator,
+} from './helpers.ts';
 
 describe('emulator state: counters, resolution, threads', () => {
   let emu: Emulator;
-  let clock: ReturnType<typeof manualClock>;
-
-  beforeEach(async () => {
-    clock = manualClock();
-    emu = await startEmulator({ now: clock.now });
+  let clock: ManualClock;
+  useClockedEmulator((started, startedClock) => {
+    emu = started;
+    clock = startedClock;
   });
-  afterEach(() => emu.close());
 
   async function newPost(): Promise<string> {
     return Post.parse((await post(emu, '/v2/posts', { content_markdown: 'topic' })).json).id;

@@ -1,5 +1,6 @@
 /** Test helpers: plain fetch against a running emulator, and a manual clock. */
-import type { Emulator } from '../../../src/sandbox/emulator/index.ts';
+import { afterEach, beforeEach } from 'vitest';
+import { type Emulator, startEmulator } from '../../../src/sandbox/emulator/index.ts';
 
 export interface Answer {
   status: number;
@@ -68,6 +69,19 @@ export function manualClock(start = '2025-03-03T09:00:00.000Z') {
       current += ms;
     },
   };
+}
+
+export type ManualClock = ReturnType<typeof manualClock>;
+
+/** A fresh emulator on a manual clock for each test (handed to `use`), closed after it. */
+export function useClockedEmulator(use: (emu: Emulator, clock: ManualClock) => void): void {
+  let emu: Emulator | undefined;
+  beforeEach(async () => {
+    const clock = manualClock();
+    emu = await startEmulator({ now: clock.now });
+    use(emu, clock);
+  });
+  afterEach(() => emu?.close());
 }
 
 /** The message of an `{ message }` error body. */

@@ -1,8 +1,15 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ChannelPage, MemberPage, MessagePage, PostPage } from '../../../src/collab/schemas.ts';
 import { DEFAULT_QUERY_NAMES } from '../../../src/collab/wire.ts';
 import { type Emulator, startEmulator } from '../../../src/sandbox/emulator/index.ts';
-import { channelIdByName, firstThreadId, get, manualClock, post } from './helpers.ts';
+import {
+  channelIdByName,
+  firstThreadId,
+  get,
+  type ManualClock,
+  post,
+  useClockedEmulator,
+} from './helpers.ts';
 
 type Query = Record<string, string | number>;
 
@@ -61,13 +68,11 @@ async function walkBackward(
 
 describe('emulator lists: pagination, sorts, filters', () => {
   let emu: Emulator;
-  let clock: ReturnType<typeof manualClock>;
-
-  beforeEach(async () => {
-    clock = manualClock();
-    emu = await startEmulator({ now: clock.now });
+  let clock: ManualClock;
+  useClockedEmulator((started, startedClock) => {
+    emu = started;
+    clock = startedClock;
   });
-  afterEach(() => emu.close());
 
   /** Adds posts, some sharing one timestamp so ties must break by id. */
   async function addPosts(count: number): Promise<void> {

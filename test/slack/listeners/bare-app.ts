@@ -11,7 +11,7 @@ import { createLogger } from '../../../src/logger.ts';
 import type { SlackStandIn } from '../../../src/sandbox/slack/types.ts';
 import { buildSlackApp } from '../../../src/slack/app.ts';
 import { createStore, type Store } from '../../../src/store/index.ts';
-import { connectRedis, type Redis } from '../../../src/store/redis.ts';
+import { connectRedis, deleteKeys, type Redis } from '../../../src/store/redis.ts';
 import { singleWorkspace, type Workspaces } from '../../../src/store/workspaces.ts';
 import { REDIS_URL } from '../../support/harness.ts';
 import { boltBaseUrl } from '../../support/slack-client.ts';
@@ -75,12 +75,7 @@ export async function startBareApp(options: {
       await app.stop().catch(() => {});
       await workspaces.close();
       if (queueRedis === storeRedis) await queue.close().catch(() => {});
-      let cursor = '0';
-      do {
-        const [next, found] = await storeRedis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 500);
-        cursor = next;
-        if (found.length > 0) await storeRedis.del(...found);
-      } while (cursor !== '0');
+      await deleteKeys(storeRedis, `${prefix}:*`);
       storeRedis.disconnect();
       queueRedis.disconnect();
     },

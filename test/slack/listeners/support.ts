@@ -3,7 +3,7 @@
  * so what a listener enqueued stays in the queue to be read back.
  */
 import type { Job } from 'bullmq';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 import { jobIdFor } from '../../../src/jobs/queue.ts';
 import { type Harness, startHarness, TEAM } from '../../support/harness.ts';
 
@@ -15,6 +15,24 @@ export async function startWebHarness(): Promise<Harness> {
 export async function resetHarness(h: Harness): Promise<void> {
   await h.bot.queue.queue.obliterate({ force: true });
   h.slack.reset();
+}
+
+/**
+ * One web-role harness for the test file: started before its tests (handed to `use`), reset
+ * before each test, closed after them all.
+ */
+export function useWebHarness(use: (h: Harness) => void): void {
+  let h: Harness | undefined;
+  beforeAll(async () => {
+    h = await startWebHarness();
+    use(h);
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+  beforeEach(async () => {
+    if (h) await resetHarness(h);
+  });
 }
 
 /** Every job in the queue, whatever its state. */

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { SUBCOMMANDS } from '../../../src/slack/listeners/commands/grammar.ts';
 import { HELP_GROUPS, HELP_SUBCOMMANDS, helpMessage } from '../../../src/slack/render/help.ts';
 import { allTexts, assertMessageWithinLimits } from '../../support/blockKit.ts';
 
@@ -7,21 +8,7 @@ describe('helpMessage', () => {
   const text = allTexts(help.blocks).join('\n');
 
   it('mentions every subcommand of the grammar, with the command', () => {
-    for (const sub of [
-      'post',
-      'resolve',
-      'unresolve',
-      'reopen',
-      'reply',
-      'dm',
-      'posts',
-      'channels',
-      'members',
-      'thread',
-      'link',
-      'unlink',
-      'help',
-    ]) {
+    for (const sub of SUBCOMMANDS) {
       expect(HELP_SUBCOMMANDS).toContain(sub);
       expect(text).toMatch(new RegExp(`\`/collab ${sub}\\b`));
     }

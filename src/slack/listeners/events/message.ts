@@ -6,20 +6,16 @@
  * Bots, the bot itself, edits, deletions and other subtypes are ignored.
  */
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
-import { TEXT_MAX } from '../../../jobs/schemas.ts';
 import type { ListenerDeps } from '../../app.ts';
-import { slackToMarkdown } from '../../render/mrkdwn.ts';
 import { MessageEvent } from '../payloads.ts';
-import { enqueue, slackNames } from '../shared.ts';
+import { enqueue } from '../shared.ts';
+import { replyKey, replyMarkdown, replyOrigin } from './reply.ts';
 import { bridgeThreadReply } from './threadReply.ts';
 
 type Args = SlackEventMiddlewareArgs<'message'> & AllMiddlewareArgs;
 
 /** A reply shared to the channel too is still a reply; every other subtype is not a person's new message. */
 const REPLY_SUBTYPES = new Set([undefined, 'thread_broadcast']);
-
-/** Names in the reply: no one waits on this, but a stuck lookup must not hold the listener. */
-const NAMES_DEADLINE_MS = 2000;
 
 export function messageListener(deps: ListenerDeps) {
   return async ({ event, body, context, client }: Args): Promise<void> => {
@@ -35,39 +31,31 @@ export function messageListener(deps: ListenerDeps) {
     const teamId = typeof body.team_id === 'string' && body.team_id !== '' ? body.team_id : context.teamId;
     if (!teamId) return;
 
+    const reply = { ...message, user: message.user, thread_ts: message.thread_ts };
     try {
       const card = { slackChannel: message.channel, ts: message.thread_ts };
       const postId = await deps.store.cards.postOfMessage(teamId, card);
       if (!postId) {
         // Not a card's thread: perhaps a reply to a mirrored chat thread (threadReply.ts).
-        const reply = { ...message, user: message.user, thread_ts: message.thread_ts };
         await bridgeThreadReply(deps, client, { teamId, message: reply });
         return;
       }
       const link = await deps.store.links.get(teamId, message.channel);
       if (!link?.bridgeReplies) return;
 
-      const names = await slackNames(client, deps, teamId, message.text, NAMES_DEADLINE_MS);
-      const text = clip(slackToMarkdown(message.text, names).trim());
+      const text = await replyMarkdown(deps, client, teamId, reply);
       if (text === '') return;
       const result = await enqueue(
         deps,
         'createComment',
         {
-          origin: {
-            teamId,
-            userId: message.user,
-            slackChannel: message.channel,
-            threadTs: message.thread_ts,
-            receivedAt: Date.now(),
-            source: 'event',
-          },
+          origin: replyOrigin(teamId, reply),
           post: { id: postId },
           text,
           reply: { slackChannel: message.channel, ts: message.ts },
           card,
         },
-        `evt:${message.channel}:${message.ts}`,
+        replyKey(reply),
       );
       if (result.status === 'duplicate' || context.retryNum !== undefined) {
         deps.logger.debug({ retryNum: context.retryNum, status: result.status }, 'retried message event');
@@ -77,9 +65,4 @@ export function messageListener(deps: ListenerDeps) {
       deps.logger.error({ err: error, channel: message.channel, ts: message.ts }, 'could not bridge a reply');
     }
   };
-}
-
-/** Markdown can come out longer than Slack's text; the comment keeps what fits. */
-function clip(text: string): string {
-  return text.length <= TEXT_MAX ? text : `${text.slice(0, TEXT_MAX - 1)}…`;
 }

@@ -6,18 +6,13 @@
  * message listener has already dropped bots, the bot itself, edits and other subtypes.
  */
 import type { WebClient } from '@slack/web-api';
-import { TEXT_MAX } from '../../../jobs/schemas.ts';
 import type { ListenerDeps } from '../../app.ts';
-import { slackToMarkdown } from '../../render/mrkdwn.ts';
-import type { MessageEvent } from '../payloads.ts';
-import { enqueue, slackNames } from '../shared.ts';
-
-/** Names in the reply: no one waits on this, but a stuck lookup must not hold the listener. */
-const NAMES_DEADLINE_MS = 2000;
+import { enqueue } from '../shared.ts';
+import { type ReplyEvent, replyKey, replyMarkdown, replyOrigin } from './reply.ts';
 
 export interface ThreadReply {
   teamId: string;
-  message: MessageEvent & { user: string; thread_ts: string };
+  message: ReplyEvent;
 }
 
 /** Answers whether the reply belonged to a mirrored thread (and was enqueued, or was a retry). */
@@ -36,27 +31,18 @@ export async function bridgeThreadReply(
     }));
   if (!threadId) return false;
 
-  const names = await slackNames(client, deps, teamId, message.text, NAMES_DEADLINE_MS);
-  const markdown = slackToMarkdown(message.text, names).trim();
-  const text = markdown.length <= TEXT_MAX ? markdown : `${markdown.slice(0, TEXT_MAX - 1)}…`;
+  const text = await replyMarkdown(deps, client, teamId, message);
   if (text === '') return true;
   await enqueue(
     deps,
     'sendDm',
     {
-      origin: {
-        teamId,
-        userId: message.user,
-        slackChannel: message.channel,
-        threadTs: message.thread_ts,
-        receivedAt: Date.now(),
-        source: 'event',
-      },
+      origin: replyOrigin(teamId, message),
       threadId,
       text,
       ...(mirrored ? { parentId: mirrored.messageId } : {}),
     },
-    `evt:${message.channel}:${message.ts}`,
+    replyKey(message),
   );
   return true;
 }

@@ -3,15 +3,7 @@ import { TEXT_MAX } from '../../../jobs/schemas.ts';
 import type { ListenerDeps } from '../../app.ts';
 import { INPUTS } from '../../ids.ts';
 import { CommentModalMetadata } from '../payloads.ts';
-import { enqueue } from '../shared.ts';
-import {
-  answerEnqueued,
-  modalOrigin,
-  readSubmission,
-  showErrors,
-  tooLong,
-  type ViewArgs,
-} from './submission.ts';
+import { enqueueSubmission, readSubmission, showErrors, tooLong, type ViewArgs } from './submission.ts';
 
 export function createCommentView(deps: ListenerDeps) {
   return async (args: ViewArgs): Promise<void> => {
@@ -24,17 +16,13 @@ export function createCommentView(deps: ListenerDeps) {
       return;
     }
     const { postId, card } = submission.metadata;
-    const result = await enqueue(
+    await enqueueSubmission(
       deps,
+      args,
+      submission,
       'createComment',
-      {
-        origin: modalOrigin(submission, Date.now()),
-        post: { id: postId },
-        text,
-        ...(card ? { card } : {}),
-      },
-      `view:${submission.viewId}`,
+      (origin) => ({ origin, post: { id: postId }, text, ...(card ? { card } : {}) }),
+      INPUTS.comment.block,
     );
-    await answerEnqueued(args, result, INPUTS.comment.block);
   };
 }

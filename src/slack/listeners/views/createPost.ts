@@ -7,15 +7,8 @@ import type { ListenerDeps } from '../../app.ts';
 import { INPUTS } from '../../ids.ts';
 import { parseChannelOption } from '../../render/modals.ts';
 import { PostModalMetadata } from '../payloads.ts';
-import { enqueue, STORE_DOWN } from '../shared.ts';
-import {
-  answerEnqueued,
-  modalOrigin,
-  readSubmission,
-  showErrors,
-  tooLong,
-  type ViewArgs,
-} from './submission.ts';
+import { STORE_DOWN } from '../shared.ts';
+import { enqueueSubmission, readSubmission, showErrors, tooLong, type ViewArgs } from './submission.ts';
 
 export const CHANNEL_NEEDED = 'Pick a channel — this Slack channel is not linked to one';
 
@@ -52,19 +45,20 @@ export function createPostView(deps: ListenerDeps) {
     }
 
     const { fromMessage } = submission.metadata;
-    const result = await enqueue(
+    await enqueueSubmission(
       deps,
+      args,
+      submission,
       'createPost',
-      {
-        origin: modalOrigin(submission, Date.now()),
+      (origin) => ({
+        origin,
         // absent: the processor posts in the channel linked to origin.slackChannel
         ...(picked ? { channel: { id: picked.id } } : {}),
         ...(title ? { title } : {}),
         content,
         ...(fromMessage ? { fromMessage } : {}),
-      },
-      `view:${submission.viewId}`,
+      }),
+      INPUTS.content.block,
     );
-    await answerEnqueued(args, result, INPUTS.content.block);
   };
 }

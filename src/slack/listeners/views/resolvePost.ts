@@ -6,15 +6,7 @@ import { TEXT_MAX } from '../../../jobs/schemas.ts';
 import type { ListenerDeps } from '../../app.ts';
 import { INPUTS } from '../../ids.ts';
 import { ResolveModalMetadata } from '../payloads.ts';
-import { enqueue } from '../shared.ts';
-import {
-  answerEnqueued,
-  modalOrigin,
-  readSubmission,
-  showErrors,
-  tooLong,
-  type ViewArgs,
-} from './submission.ts';
+import { enqueueSubmission, readSubmission, showErrors, tooLong, type ViewArgs } from './submission.ts';
 
 export function resolvePostView(deps: ListenerDeps) {
   return async (args: ViewArgs): Promise<void> => {
@@ -27,18 +19,19 @@ export function resolvePostView(deps: ListenerDeps) {
       return;
     }
     const { postId, commentId, card } = submission.metadata;
-    const result = await enqueue(
+    await enqueueSubmission(
       deps,
+      args,
+      submission,
       'resolvePost',
-      {
-        origin: modalOrigin(submission, Date.now()),
+      (origin) => ({
+        origin,
         post: { id: postId },
         ...(message ? { message } : {}),
         ...(commentId ? { commentId } : {}),
         ...(card ? { card } : {}),
-      },
-      `view:${submission.viewId}`,
+      }),
+      INPUTS.resolution.block,
     );
-    await answerEnqueued(args, result, INPUTS.resolution.block);
   };
 }

@@ -1,15 +1,15 @@
 /**
  * What the three modals share on submission: reading the payload and the private metadata,
- * reading inputs, and the answers — inline errors keep the modal open; a modal without sane
- * metadata is closed and the person is told (never silently).
+ * reading inputs, enqueuing (one job per view id), and the answers — inline errors keep the
+ * modal open; a modal without sane metadata is closed and the person is told (never silently).
  */
 import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from '@slack/bolt';
 import type { z } from 'zod';
-import type { Origin } from '../../../jobs/schemas.ts';
+import type { JobInput, Operation, Origin } from '../../../jobs/schemas.ts';
 import type { ListenerDeps } from '../../app.ts';
 import { problem } from '../../render/messages.ts';
 import { decodeMetadata, teamOf, ViewSubmissionBody } from '../payloads.ts';
-import { type EnqueueOutcome, freshResponseUrl, QUEUE_DOWN, tell } from '../shared.ts';
+import { type EnqueueOutcome, enqueue, freshResponseUrl, QUEUE_DOWN, tell } from '../shared.ts';
 
 export type ViewArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
 
@@ -60,16 +60,38 @@ export async function readSubmission<M extends { slackChannel: string }>(
   };
 }
 
+/** Where a modal was opened, as its private metadata says. */
+type ModalPlace = {
+  slackChannel: string;
+  threadTs?: string | undefined;
+  responseUrl?: string | undefined;
+  responseUrlAt?: number | undefined;
+};
+
+/**
+ * Enqueues the modal's operation, one job per view id (a resubmission enqueues nothing new), with
+ * `data` built around the origin (where the modal was opened); then answers the modal: closed
+ * once queued, kept open with an error on `block` otherwise.
+ */
+export async function enqueueSubmission<O extends Operation>(
+  deps: ListenerDeps,
+  args: ViewArgs,
+  submission: Submission<ModalPlace>,
+  operation: O,
+  data: (origin: Origin) => JobInput<O>,
+  block: string,
+): Promise<void> {
+  const result = await enqueue(
+    deps,
+    operation,
+    data(modalOrigin(submission, Date.now())),
+    `view:${submission.viewId}`,
+  );
+  await answerEnqueued(args, result, block);
+}
+
 /** The origin of an operation submitted from a modal: where the modal was opened. */
-export function modalOrigin(
-  submission: Submission<{
-    slackChannel: string;
-    threadTs?: string | undefined;
-    responseUrl?: string | undefined;
-    responseUrlAt?: number | undefined;
-  }>,
-  receivedAt: number,
-): Origin {
+function modalOrigin(submission: Submission<ModalPlace>, receivedAt: number): Origin {
   const { metadata } = submission;
   const responseUrl = freshResponseUrl(metadata, receivedAt);
   return {
@@ -89,7 +111,7 @@ export async function showErrors(args: ViewArgs, errors: Record<string, string>)
 }
 
 /** Closes the modal once queued (or already queued); keeps it open with an error otherwise. */
-export async function answerEnqueued(args: ViewArgs, result: EnqueueOutcome, block: string): Promise<void> {
+async function answerEnqueued(args: ViewArgs, result: EnqueueOutcome, block: string): Promise<void> {
   if (result.status === 'queued' || result.status === 'duplicate') {
     await args.ack();
     return;

@@ -4,28 +4,15 @@
  * answers to expired lists and malformed clicks.
  */
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { blockActions, nextTs } from '../../../../src/sandbox/slack/index.ts';
 import { parseCardActionValue } from '../../../../src/slack/render/postCard.ts';
 import { ADA, type Harness, SLACK_CHANNEL, TEAM } from '../../../support/harness.ts';
-import {
-  expectNothingQueued,
-  jobIdOf,
-  onlyJob,
-  queuedJobs,
-  resetHarness,
-  startWebHarness,
-} from '../support.ts';
+import { expectNothingQueued, jobIdOf, onlyJob, queuedJobs, useWebHarness } from '../support.ts';
 
 let h: Harness;
-beforeAll(async () => {
-  h = await startWebHarness();
-});
-afterAll(async () => {
-  await h?.close();
-});
-beforeEach(async () => {
-  await resetHarness(h);
+useWebHarness((started) => {
+  h = started;
 });
 
 /** A card button's value as the card renders it: `{"p": post id, "v": card version}`. */

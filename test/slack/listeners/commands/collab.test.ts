@@ -3,29 +3,15 @@
  * the HTTP ack, the job it enqueued (name, data, id from the trigger_id), the Slack calls made.
  */
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { slashCommandBody } from '../../../../src/sandbox/slack/sign.ts';
 import { ADA, type Harness, SLACK_CHANNEL, TEAM } from '../../../support/harness.ts';
 import { postToBolt } from '../../../support/slack-client.ts';
-import {
-  type AckBody,
-  expectNothingQueued,
-  jobIdOf,
-  onlyJob,
-  resetHarness,
-  shownText,
-  startWebHarness,
-} from '../support.ts';
+import { type AckBody, expectNothingQueued, jobIdOf, onlyJob, shownText, useWebHarness } from '../support.ts';
 
 let h: Harness;
-beforeAll(async () => {
-  h = await startWebHarness();
-});
-afterAll(async () => {
-  await h?.close();
-});
-beforeEach(async () => {
-  await resetHarness(h);
+useWebHarness((started) => {
+  h = started;
 });
 
 const trigger = () => `trig-${randomBytes(6).toString('hex')}`;

@@ -3,29 +3,16 @@
  * no worker): the grammar, the admin gate (guard.ts), the job enqueued.
  */
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseCommand } from '../../../../src/slack/listeners/commands/grammar.ts';
 import { NOT_ALLOWED } from '../../../../src/slack/listeners/guard.ts';
 import { HELP_SUBCOMMANDS } from '../../../../src/slack/render/help.ts';
 import { ADA, GRACE, type Harness, SLACK_CHANNEL } from '../../../support/harness.ts';
-import {
-  type AckBody,
-  expectNothingQueued,
-  jobIdOf,
-  onlyJob,
-  resetHarness,
-  startWebHarness,
-} from '../support.ts';
+import { type AckBody, expectNothingQueued, jobIdOf, onlyJob, useWebHarness } from '../support.ts';
 
 let h: Harness;
-beforeAll(async () => {
-  h = await startWebHarness();
-});
-afterAll(async () => {
-  await h?.close();
-});
-beforeEach(async () => {
-  await resetHarness(h);
+useWebHarness((started) => {
+  h = started;
 });
 
 async function command(text: string, user = ADA) {

@@ -6,20 +6,14 @@
  * in the queue by the time the marker's job is.
  */
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { messageEvent, nextTs } from '../../../../src/sandbox/slack/index.ts';
 import { ADA, type Harness, TEAM } from '../../../support/harness.ts';
-import { jobIdOf, queuedJobs, resetHarness, startWebHarness } from '../support.ts';
+import { jobIdOf, queuedJobs, useWebHarness } from '../support.ts';
 
 let h: Harness;
-beforeAll(async () => {
-  h = await startWebHarness();
-});
-afterAll(async () => {
-  await h?.close();
-});
-beforeEach(async () => {
-  await resetHarness(h);
+useWebHarness((started) => {
+  h = started;
 });
 
 const BRIDGED = 'C_BRIDGED';

@@ -3,24 +3,20 @@
  * direct API call with a short timeout and a 30 s cache, and an empty list instead of a missed
  * deadline when the API fails or is slow.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { blockSuggestion } from '../../../../src/sandbox/slack/index.ts';
 import { interactionBody } from '../../../../src/sandbox/slack/sign.ts';
 import { parseChannelOption } from '../../../../src/slack/render/modals.ts';
 import { ADA, type Harness } from '../../../support/harness.ts';
 import { postToBolt } from '../../../support/slack-client.ts';
 import { startBareApp } from '../bare-app.ts';
-import { type AckBody, expectNothingQueued, resetHarness, startWebHarness } from '../support.ts';
+import { type AckBody, expectNothingQueued, useWebHarness } from '../support.ts';
 
 let h: Harness;
-beforeAll(async () => {
-  h = await startWebHarness();
+useWebHarness((started) => {
+  h = started;
 });
-afterAll(async () => {
-  await h?.close();
-});
-beforeEach(async () => {
-  await resetHarness(h);
+beforeEach(() => {
   h.emulator.faults.clear();
   h.emulator.received.length = 0;
 });

@@ -3,23 +3,17 @@
  * prefill, metadata), how they find the post of a message, and what they say when there is none.
  * None of them enqueues anything: the form's submission does.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RecordedCall } from '../../../../src/sandbox/slack/index.ts';
 import { messageShortcut, nextTs } from '../../../../src/sandbox/slack/index.ts';
 import { NO_POST_HERE } from '../../../../src/slack/listeners/shortcuts/commentOnPost.ts';
 import { NOTHING_TO_RESOLVE } from '../../../../src/slack/listeners/shortcuts/resolvePost.ts';
 import { ADA, GRACE, type Harness, SLACK_CHANNEL, TEAM } from '../../../support/harness.ts';
-import { expectNothingQueued, resetHarness, startWebHarness } from '../support.ts';
+import { expectNothingQueued, useWebHarness } from '../support.ts';
 
 let h: Harness;
-beforeAll(async () => {
-  h = await startWebHarness();
-});
-afterAll(async () => {
-  await h?.close();
-});
-beforeEach(async () => {
-  await resetHarness(h);
+useWebHarness((started) => {
+  h = started;
 });
 
 function shortcut(

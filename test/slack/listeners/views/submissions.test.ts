@@ -4,29 +4,16 @@
  * and a modal without sane metadata closed with a message to the person.
  */
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { viewSubmission } from '../../../../src/sandbox/slack/index.ts';
 import { CHANNEL_NEEDED } from '../../../../src/slack/listeners/views/createPost.ts';
 import { channelOptionValue } from '../../../../src/slack/render/modals.ts';
 import { ADA, type Harness, SLACK_CHANNEL, TEAM } from '../../../support/harness.ts';
-import {
-  type AckBody,
-  expectNothingQueued,
-  jobIdOf,
-  onlyJob,
-  resetHarness,
-  startWebHarness,
-} from '../support.ts';
+import { type AckBody, expectNothingQueued, jobIdOf, onlyJob, useWebHarness } from '../support.ts';
 
 let h: Harness;
-beforeAll(async () => {
-  h = await startWebHarness();
-});
-afterAll(async () => {
-  await h?.close();
-});
-beforeEach(async () => {
-  await resetHarness(h);
+useWebHarness((started) => {
+  h = started;
 });
 
 const viewId = () => `V${randomBytes(5).toString('hex').toUpperCase()}`;

@@ -1,0 +1,49 @@
+/**
+ * Waiting on jobs through the queue's own events (`QueueEvents`), never on time: a job by id, or
+ * the next job of an operation, to complete or fail.
+ */
+import type { Job, Queue, QueueEvents } from 'bullmq';
+
+export type SettledState = 'completed' | 'failed';
+
+/** Resolves when the job with this id completes or fails (also if it already had), with its final state. */
+export function settled(queueEvents: QueueEvents, queue: Queue, jobId: string): Promise<SettledState> {
+  return new Promise((resolve) => {
+    const onCompleted = ({ jobId: id }: { jobId: string }) => id === jobId && done('completed');
+    const onFailed = ({ jobId: id }: { jobId: string }) => id === jobId && done('failed');
+    const done = (state: SettledState) => {
+      queueEvents.off('completed', onCompleted);
+      queueEvents.off('failed', onFailed);
+      resolve(state);
+    };
+    queueEvents.on('completed', onCompleted);
+    queueEvents.on('failed', onFailed);
+    // The job may have settled before we listened.
+    void queue.getJob(jobId).then(async (job) => {
+      if (!job) return;
+      const state = await job.getState();
+      if (state === 'completed' || state === 'failed') done(state);
+    });
+  });
+}
+
+/** Resolves when the next job of this operation completes or fails. */
+export function nextSettled(
+  queueEvents: QueueEvents,
+  queue: Queue,
+  operation: string,
+): Promise<{ job: Job; state: SettledState }> {
+  return new Promise((resolve) => {
+    const check = async ({ jobId }: { jobId: string }, state: SettledState) => {
+      const job = await queue.getJob(jobId);
+      if (job?.name !== operation) return;
+      queueEvents.off('completed', onCompleted);
+      queueEvents.off('failed', onFailed);
+      resolve({ job, state });
+    };
+    const onCompleted = (e: { jobId: string }) => void check(e, 'completed');
+    const onFailed = (e: { jobId: string }) => void check(e, 'failed');
+    queueEvents.on('completed', onCompleted);
+    queueEvents.on('failed', onFailed);
+  });
+}
