@@ -85,8 +85,8 @@ export function createOperationsQueue(connection: Redis, settings: QueueSettings
         if (claimed === 'OK') await connection.del(claimKey).catch(() => {});
         throw error;
       }
-      // Best effort: a claim left `pending` only costs a job-existence check on a duplicate.
-      await connection.set(claimKey, CLAIM_QUEUED, 'EX', CLAIM_TTL_SECONDS, 'XX').catch(() => {});
+      // Best effort, off the ack's path: a claim left `pending` only costs a duplicate a look at the job.
+      void connection.set(claimKey, CLAIM_QUEUED, 'EX', CLAIM_TTL_SECONDS, 'XX').catch(() => {});
       return { status: 'queued', jobId };
     },
     async close() {

@@ -1,0 +1,344 @@
+/**
+ * Worker throughput, scaling, queue overhead and Redis commands per operation, against the
+ * zero-latency emulator and the Slack stand-in, on a redis-server of the benchmark's own (a free
+ * port, nothing kept on disk), so other users of 127.0.0.1:6379 neither disturb nor see it.
+ *
+ *   npm run bench:worker -- [--jobs 4000] [--concurrency 1,4,16,64] [--processes 1,2,4]
+ *                           [--runtime tsx|js] [--overhead 1000] [--prof DIR] [--no-write]
+ *
+ * 1. throughput: `--jobs` resolvePost operations are enqueued (paused queue), N worker processes
+ *    (`src/main.ts --role=worker`, real processors) start, the queue resumes, and the clock runs
+ *    until the queue is empty. Operations/s per worker process, at each concurrency.
+ * 2. scaling: the same with 1, 2 and 4 worker processes at concurrency 16.
+ * 3. queue overhead: one operation at a time, a direct client call vs enqueue → BullMQ worker
+ *    (in this process, the same client call as its processor) → completed.
+ * 4. Redis commands per operation: `INFO commandstats` deltas of the enqueue and of the worker
+ *    phase of a throughput run (commands run inside Lua scripts included), and client round trips
+ *    (MONITOR, scripts' inner commands excluded) against the floor of one round trip per enqueue.
+ * Results are appended to BENCHMARKS.md.
+ */
+import { randomBytes } from 'node:crypto';
+import { appendFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import { Worker } from 'bullmq';
+import { createCollabClient } from '../src/collab/client.ts';
+import { createOperationsQueue, jobIdFor, type OperationsQueue, QUEUE_NAME } from '../src/jobs/queue.ts';
+import type { Origin } from '../src/jobs/schemas.ts';
+import { startEmulator } from '../src/sandbox/emulator/index.ts';
+import { findOnPath, startPrivateRedis } from '../src/sandbox/redis.ts';
+import { startSlackStandIn } from '../src/sandbox/slack/index.ts';
+import { connectRedis, whenReady } from '../src/store/redis.ts';
+import {
+  machineLine,
+  parseRuntime,
+  type Runtime,
+  rssMb,
+  rssSampler,
+  startWorkerChild,
+  stopChild,
+} from './lib/process.ts';
+import { round, summarize } from './lib/stats.ts';
+
+const { values } = parseArgs({
+  options: {
+    jobs: { type: 'string', default: '4000' },
+    concurrency: { type: 'string', default: '1,4,16,64' },
+    processes: { type: 'string', default: '1,2,4' },
+    runtime: { type: 'string', default: 'tsx' },
+    overhead: { type: 'string', default: '1000' },
+    /** a directory: the worker processes write CPU profiles there (node --cpu-prof) */
+    prof: { type: 'string' },
+    'no-write': { type: 'boolean', default: false },
+  },
+});
+const JOBS = Number(values.jobs);
+const CONCURRENCIES = values.concurrency.split(',').map(Number);
+const PROCESSES = values.processes.split(',').map(Number);
+const RUNTIME: Runtime = parseRuntime(values.runtime);
+const OVERHEAD_OPS = Number(values.overhead);
+const NODE_ARGS = values.prof ? ['--cpu-prof', '--cpu-prof-dir', values.prof] : [];
+const log = (line: string) => process.stdout.write(`${line}\n`);
+
+const binary = findOnPath('redis-server');
+if (!binary) throw new Error('bench:worker needs redis-server on PATH');
+const machine = await machineLine();
+const redisServer = await startPrivateRedis(binary);
+const emulator = await startEmulator({ port: 0 });
+const slack = await startSlackStandIn();
+const postId = [...emulator.org().posts.keys()][0] ?? 'pst_none';
+const admin = connectRedis(redisServer.url, 'worker');
+await whenReady(admin, 10_000);
+
+const origin = (i: number): Origin => ({
+  teamId: 'T_LOCAL',
+  userId: 'U_ADA',
+  slackChannel: 'C_GENERAL',
+  responseUrl: slack.responseUrl(`bench-${i}`),
+  receivedAt: Date.now(),
+  source: 'command',
+});
+
+/** Total calls per command from INFO commandstats. */
+async function commandStats(): Promise<Map<string, number>> {
+  const info = await admin.info('commandstats');
+  const stats = new Map<string, number>();
+  for (const match of info.matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)) stats.set(match[1]!, Number(match[2]));
+  return stats;
+}
+
+function delta(before: Map<string, number>, after: Map<string, number>, ops: number) {
+  const per = new Map<string, number>();
+  for (const [name, calls] of after) {
+    const d = calls - (before.get(name) ?? 0);
+    if (d > 0 && name !== 'info') per.set(name, d / ops);
+  }
+  const total = [...per.values()].reduce((a, b) => a + b, 0);
+  const top = [...per.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 8)
+    .map(([name, n]) => `${name} ${round(n, 2)}`)
+    .join(', ');
+  return { total, top };
+}
+
+function settings(prefix: string) {
+  return { prefix, attempts: 6, backoffMs: 1000 };
+}
+
+function workerEnv(prefix: string, concurrency: number): Record<string, string> {
+  return {
+    SLACK_SIGNING_SECRET: 'bench-secret',
+    SLACK_BOT_TOKEN: 'xoxb-test-bench',
+    SLACK_BOT_USER_ID: 'U_BOT',
+    SLACK_API_URL: slack.url,
+    COLLAB_API_URL: emulator.url,
+    COLLAB_API_KEY: emulator.apiKey,
+    REDIS_URL: redisServer.url,
+    QUEUE_PREFIX: prefix,
+    WORKER_CONCURRENCY: String(concurrency),
+    // the worker role's /healthz server on a free port
+    PORT: '0',
+  };
+}
+
+async function fill(queue: OperationsQueue, jobs: number) {
+  const started = performance.now();
+  for (let i = 0; i < jobs; i += 200) {
+    const batch: Promise<unknown>[] = [];
+    for (let j = i; j < Math.min(jobs, i + 200); j++) {
+      batch.push(
+        queue.enqueue(
+          'resolvePost',
+          { origin: origin(j), post: { id: postId } },
+          { idempotencyKey: `bench-${randomBytes(6).toString('hex')}` },
+        ),
+      );
+    }
+    await Promise.all(batch);
+  }
+  return jobs / ((performance.now() - started) / 1000);
+}
+
+interface Throughput {
+  processes: number;
+  concurrency: number;
+  opsPerSecond: number;
+  perProcess: number;
+  failed: number;
+  enqueuePerSecond: number;
+  enqueueCommands: ReturnType<typeof delta>;
+  workerCommands: ReturnType<typeof delta>;
+  idleRssMb: number;
+  peakRssMb: number;
+}
+
+async function throughput(processes: number, concurrency: number): Promise<Throughput> {
+  const prefix = `bw-${randomBytes(4).toString('hex')}`;
+  const producer = connectRedis(redisServer.url, 'producer');
+  await whenReady(producer, 10_000);
+  const queue = createOperationsQueue(producer, settings(prefix));
+  await queue.queue.pause();
+  const s0 = await commandStats();
+  const enqueuePerSecond = await fill(queue, JOBS);
+  const s1 = await commandStats();
+  const children = await Promise.all(
+    Array.from({ length: processes }, () =>
+      startWorkerChild(workerEnv(prefix, concurrency), RUNTIME, NODE_ARGS),
+    ),
+  );
+  const idle = await Promise.all(children.map((c) => rssMb(c.pid)));
+  const sampler = rssSampler(children.map((c) => c.pid));
+  const s2 = await commandStats();
+  const started = performance.now();
+  await queue.queue.resume();
+  for (;;) {
+    const counts = await queue.queue.getJobCounts('wait', 'active', 'delayed', 'prioritized');
+    if (Object.values(counts).reduce((a, b) => a + b, 0) === 0) break;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  const seconds = (performance.now() - started) / 1000;
+  const s3 = await commandStats();
+  const peaks = sampler.stop();
+  const failed = (await queue.queue.getJobCounts('failed')).failed ?? 0;
+  await Promise.all(children.map(stopChild));
+  await queue.queue.obliterate({ force: true }).catch(() => {});
+  await queue.close();
+  producer.disconnect();
+  const opsPerSecond = JOBS / seconds;
+  const result: Throughput = {
+    processes,
+    concurrency,
+    opsPerSecond,
+    perProcess: opsPerSecond / processes,
+    failed,
+    enqueuePerSecond,
+    enqueueCommands: delta(s0, s1, JOBS),
+    workerCommands: delta(s2, s3, JOBS),
+    idleRssMb: Math.max(...idle.map((m) => m ?? 0)),
+    peakRssMb: Math.max(...peaks),
+  };
+  log(
+    `${processes} process(es) × concurrency ${concurrency}: ${round(opsPerSecond, 0)} ops/s (${round(result.perProcess, 0)} per process), failed ${failed}, worker RSS idle ${round(result.idleRssMb, 0)} MB peak ${round(result.peakRssMb, 0)} MB`,
+  );
+  return result;
+}
+
+/** One at a time: a direct client call, and the same call through the queue. */
+async function overhead() {
+  const prefix = `bo-${randomBytes(4).toString('hex')}`;
+  const collab = createCollabClient({ baseUrl: emulator.url, apiKey: emulator.apiKey });
+  const direct: number[] = [];
+  for (let i = 0; i < 100; i++) await collab.resolvePost(postId, {});
+  for (let i = 0; i < OVERHEAD_OPS; i++) {
+    const t0 = performance.now();
+    await collab.resolvePost(postId, {});
+    direct.push(performance.now() - t0);
+  }
+  const producer = connectRedis(redisServer.url, 'producer');
+  const workerConnection = connectRedis(redisServer.url, 'worker');
+  await whenReady(producer, 10_000);
+  const queue = createOperationsQueue(producer, settings(prefix));
+  const waiting = new Map<string, () => void>();
+  const worker = new Worker(
+    QUEUE_NAME,
+    async () => {
+      await collab.resolvePost(postId, {});
+    },
+    { connection: workerConnection, prefix, concurrency: 1 },
+  );
+  worker.on('completed', (job) => waiting.get(job.id ?? '')?.());
+  await worker.waitUntilReady();
+  const queued: number[] = [];
+  for (let i = 0; i < 100 + OVERHEAD_OPS; i++) {
+    const idempotencyKey = `o-${randomBytes(6).toString('hex')}`;
+    const jobId = jobIdFor('T_LOCAL', idempotencyKey);
+    const done = new Promise<void>((resolve) => waiting.set(jobId, resolve));
+    const t0 = performance.now();
+    await queue.enqueue('resolvePost', { origin: origin(i), post: { id: postId } }, { idempotencyKey });
+    await done;
+    waiting.delete(jobId);
+    if (i >= 100) queued.push(performance.now() - t0);
+  }
+  await worker.close();
+  await queue.queue.obliterate({ force: true }).catch(() => {});
+  await queue.close();
+  producer.disconnect();
+  workerConnection.disconnect();
+  await collab.close();
+  const d = summarize(direct);
+  const q = summarize(queued);
+  log(
+    `overhead: direct p50 ${round(d.p50)} ms, queued p50 ${round(q.p50)} ms → ${round(q.p50 - d.p50)} ms per operation`,
+  );
+  return { direct: d, queued: q };
+}
+
+/** Client round trips per operation (MONITOR; commands inside Lua scripts are not round trips). */
+async function roundTrips(ops: number) {
+  const prefix = `br-${randomBytes(4).toString('hex')}`;
+  const monitor = connectRedis(redisServer.url, 'worker');
+  const lines: string[] = [];
+  const mon = await monitor.monitor();
+  mon.on('monitor', (_time: string, args: string[], source: string) => {
+    if (source.includes('lua')) return;
+    lines.push(args[0]?.toLowerCase() ?? '?');
+  });
+  const producer = connectRedis(redisServer.url, 'producer');
+  await whenReady(producer, 10_000);
+  const queue = createOperationsQueue(producer, settings(prefix));
+  await queue.queue.pause();
+  lines.length = 0;
+  await fill(queue, ops);
+  const enqueue = lines.length / ops;
+  const enqueueByCommand = countBy(lines);
+  const [child] = await Promise.all([startWorkerChild(workerEnv(prefix, 16), RUNTIME)]);
+  lines.length = 0;
+  await queue.queue.resume();
+  for (;;) {
+    const counts = await queue.queue.getJobCounts('wait', 'active', 'delayed', 'prioritized');
+    if (Object.values(counts).reduce((a, b) => a + b, 0) === 0) break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const worker = lines.length / ops;
+  const workerByCommand = countBy(lines);
+  await stopChild(child!);
+  mon.disconnect();
+  monitor.disconnect();
+  await queue.queue.obliterate({ force: true }).catch(() => {});
+  await queue.close();
+  producer.disconnect();
+  const per = (m: Map<string, number>) =>
+    [...m.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 8)
+      .map(([k, n]) => `${k} ${round(n / ops, 2)}`)
+      .join(', ');
+  log(
+    `round trips per operation: enqueue ${round(enqueue, 2)} (${per(enqueueByCommand)}), worker ${round(worker, 2)}`,
+  );
+  return { enqueue, worker, enqueueTop: per(enqueueByCommand), workerTop: per(workerByCommand) };
+}
+
+function countBy(values: string[]): Map<string, number> {
+  const m = new Map<string, number>();
+  for (const v of values) m.set(v, (m.get(v) ?? 0) + 1);
+  return m;
+}
+
+try {
+  const byConcurrency: Throughput[] = [];
+  for (const c of CONCURRENCIES) byConcurrency.push(await throughput(1, c));
+  const scaling: Throughput[] = [];
+  for (const p of PROCESSES) scaling.push(await throughput(p, 16));
+  const over = await overhead();
+  const trips = await roundTrips(500);
+
+  const report = [
+    `### Worker throughput, scaling, queue overhead, Redis commands — ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC`,
+    '',
+    `Machine: ${machine}. Runtime of the workers: ${RUNTIME === 'js' ? 'node dist/main.js (built)' : 'node --import tsx src/main.ts'}. Emulator (zero latency), Slack stand-in and the driver share this process; Redis ${binary} of the benchmark's own, no persistence.`,
+    `Command: \`npm run bench:worker -- --jobs ${JOBS} --concurrency ${CONCURRENCIES.join(',')} --processes ${PROCESSES.join(',')} --runtime ${RUNTIME} --overhead ${OVERHEAD_OPS}\``,
+    `Operation: resolvePost through the real processor (API call, step log, outcome to response_url).`,
+    '',
+    '| worker processes | concurrency | jobs | failed | ops/s (all) | ops/s per process | enqueues/s | Redis cmds per enqueue (incl. in scripts) | Redis cmds per op in the worker (incl. in scripts) | worker RSS idle MB | worker RSS peak MB |',
+    '|---|---|---|---|---|---|---|---|---|---|---|',
+    ...[...byConcurrency, ...scaling].map(
+      (r) =>
+        `| ${r.processes} | ${r.concurrency} | ${JOBS} | ${r.failed} | ${round(r.opsPerSecond, 0)} | ${round(r.perProcess, 0)} | ${round(r.enqueuePerSecond, 0)} | ${round(r.enqueueCommands.total, 2)} | ${round(r.workerCommands.total, 2)} | ${round(r.idleRssMb, 0)} | ${round(r.peakRssMb, 0)} |`,
+    ),
+    '',
+    `Commandstats per operation, worker phase at concurrency 16 (top): ${byConcurrency.find((r) => r.concurrency === 16)?.workerCommands.top ?? scaling[0]?.workerCommands.top ?? '–'}.`,
+    `Commandstats per enqueue (top): ${byConcurrency[0]?.enqueueCommands.top ?? '–'}.`,
+    '',
+    `Client round trips per operation (MONITOR, 500 operations): enqueue ${round(trips.enqueue, 2)} (${trips.enqueueTop}; the floor is 1), worker ${round(trips.worker, 2)} (${trips.workerTop}).`,
+    '',
+    `Queue overhead, one operation at a time (${OVERHEAD_OPS} each): direct client call p50 ${round(over.direct.p50)} / p95 ${round(over.direct.p95)} / p99 ${round(over.direct.p99)} ms; enqueue → worker → completed with the same call p50 ${round(over.queued.p50)} / p95 ${round(over.queued.p95)} / p99 ${round(over.queued.p99)} ms; overhead p50 ${round(over.queued.p50 - over.direct.p50)} ms.`,
+  ].join('\n');
+  log(`\n${report}\n`);
+  if (!values['no-write']) await appendFile(new URL('../BENCHMARKS.md', import.meta.url), `\n${report}\n`);
+} finally {
+  admin.disconnect();
+  await emulator.close();
+  await slack.close();
+  await redisServer.stop();
+}

@@ -1,0 +1,107 @@
+/**
+ * A redis-server of the fault suite's own, on a free port, so killing it disturbs nobody else.
+ * It runs as production must: AOF on, `appendfsync always`, `noeviction`, in a temp dir, so a
+ * crash loses no acknowledged write and the queue survives the restart.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort } from '../../../src/sandbox/redis.ts';
+import { track, untrack } from './children.ts';
+
+export interface OwnRedis {
+  url: string;
+  port: number;
+  /** SIGKILL (a crash); resolves when the process is gone */
+  kill(): Promise<void>;
+  /** starts again on the same port and dir; resolves when it accepts connections */
+  start(): Promise<void>;
+  /** stops it and removes its dir */
+  close(): Promise<void>;
+}
+
+export async function startOwnRedis(): Promise<OwnRedis> {
+  const port = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), 'collab-faults-redis-'));
+  let child: ChildProcess | undefined;
+
+  const start = async () => {
+    const proc = spawn(
+      'redis-server',
+      [
+        '--port',
+        String(port),
+        '--bind',
+        '127.0.0.1',
+        '--dir',
+        dir,
+        '--save',
+        '',
+        '--appendonly',
+        'yes',
+        '--appendfsync',
+        'always',
+        '--maxmemory-policy',
+        'noeviction',
+        '--daemonize',
+        'no',
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    track(proc);
+    child = proc;
+    let output = '';
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        cleanup();
+        reject(new Error(`redis-server did not start within 15 s:\n${output.slice(-2000)}`));
+      }, 15_000);
+      const onData = (chunk: Buffer) => {
+        output += chunk.toString('utf8');
+        if (/ready to accept connections/i.test(output)) {
+          cleanup();
+          resolve();
+        }
+      };
+      const onExit = (code: number | null) => {
+        cleanup();
+        reject(new Error(`redis-server exited (${String(code)}):\n${output.slice(-2000)}`));
+      };
+      const cleanup = () => {
+        clearTimeout(timer);
+        proc.stdout?.off('data', onData);
+        proc.stderr?.off('data', onData);
+        proc.off('exit', onExit);
+      };
+      proc.stdout?.on('data', onData);
+      proc.stderr?.on('data', onData);
+      proc.once('exit', onExit);
+    });
+    proc.stdout?.resume();
+    proc.stderr?.resume();
+  };
+
+  const kill = async () => {
+    const proc = child;
+    child = undefined;
+    if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
+    await new Promise<void>((resolve) => {
+      proc.once('exit', () => resolve());
+      proc.kill('SIGKILL');
+    });
+    untrack(proc);
+  };
+
+  await start();
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    port,
+    kill,
+    start,
+    async close() {
+      await kill();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
