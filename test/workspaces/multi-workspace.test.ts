@@ -176,9 +176,10 @@ describe('multi-workspace mode', () => {
     });
     const otherJob = await queue.add('listChannels', { origin: origin(OTHER_TEAM) }, { delay: 3_600_000 });
     const localJob = await queue.add('listChannels', { origin: origin(LOCAL_TEAM) }, { delay: 3_600_000 });
+    // Starts in an hour: a tick running now would race the cleanup it is meant to be removed by.
     await queue.upsertJobScheduler(
       `${OTHER_TEAM}-digest-C_GENERAL`,
-      { every: 3_600_000 },
+      { every: 3_600_000, startDate: Date.now() + 3_600_000 },
       {
         name: 'listChannels',
         data: { origin: origin(OTHER_TEAM) },
