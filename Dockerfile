@@ -1,8 +1,17 @@
 # syntax=docker/dockerfile:1
 # One image for every role: `docker run IMAGE web|worker|all` (default all).
-# test/docker.test.ts runs these steps on the host (npm ci, start, the HEALTHCHECK command).
+# test/docker.test.ts runs these steps on the host (npm ci, build, start, the HEALTHCHECK command).
 
 # Node 24 is the current LTS line.
+FROM node:24-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --ignore-scripts --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json ./
+COPY src ./src
+# Compiled JavaScript: no TypeScript loader at run time, and a much smaller resident set.
+RUN npm run build
+
 FROM node:24-bookworm-slim AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
@@ -14,7 +23,7 @@ ENV NODE_ENV=production PORT=3000
 WORKDIR /app
 COPY --from=deps --chown=node:node /app/node_modules ./node_modules
 COPY --chown=node:node package.json ./
-COPY --chown=node:node src ./src
+COPY --from=build --chown=node:node /app/dist ./dist
 # The image's unprivileged user (uid 1000).
 USER node
 EXPOSE 3000
@@ -22,5 +31,5 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 # SIGTERM stops gracefully: no new requests, active jobs finish (see README, Production).
 STOPSIGNAL SIGTERM
-ENTRYPOINT ["node", "--import", "tsx", "src/main.ts", "--role"]
+ENTRYPOINT ["node", "dist/main.js", "--role"]
 CMD ["all"]

@@ -1,8 +1,8 @@
 /**
  * The Dockerfile's steps, run on the host (Docker cannot run here): a scratch copy of
- * package.json, the lock file and src/; `npm ci --omit=dev --ignore-scripts` as the image does;
- * start the web role as the image's ENTRYPOINT does; then run the image's HEALTHCHECK command
- * against it. Skipped, with the reason printed, only when npm cannot reach the registry.
+ * package.json, the lock file, the tsconfigs and src/; the build stage's `npm ci` and
+ * `npm run build`; the runtime's `npm ci --omit=dev --ignore-scripts`; start the web role as the
+ * image's ENTRYPOINT does; then run the image's HEALTHCHECK command against it. Skipped, with the reason printed, only when npm cannot reach the registry.
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -44,6 +44,8 @@ const OFFLINE = /ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENETUNREA
 describe('the Docker image (its steps on the host)', () => {
   it('is multi-stage, on Node LTS, runs as a non-root user, installs production dependencies only', () => {
     expect(dockerfile.match(/^FROM /gm)?.length).toBeGreaterThanOrEqual(2);
+    expect(dockerfile).toMatch(/^FROM node:(22|24)[-\w.]* AS build/m);
+    expect(dockerfile).toMatch(/^RUN npm run build$/m);
     expect(dockerfile).toMatch(/^FROM node:(22|24)[-\w.]* AS deps/m);
     expect(dockerfile).toMatch(/^RUN npm ci --omit=dev --ignore-scripts/m);
     expect(dockerfile).toMatch(/^USER node$/m);
@@ -51,13 +53,21 @@ describe('the Docker image (its steps on the host)', () => {
   });
 
   it('installs with npm ci, starts the web role, and passes its own HEALTHCHECK', async (context) => {
-    for (const file of ['package.json', 'package-lock.json']) cpSync(join(root, file), join(scratch, file));
+    for (const file of ['package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json']) {
+      cpSync(join(root, file), join(scratch, file));
+    }
     cpSync(join(root, 'src'), join(scratch, 'src'), { recursive: true });
+    const npm = (args: string[], env: NodeJS.ProcessEnv = process.env) =>
+      run('npm', args, { cwd: scratch, env, maxBuffer: 16 * 1024 * 1024 });
     try {
-      await run('npm', ['ci', '--omit=dev', '--ignore-scripts', '--no-audit', '--no-fund'], {
-        cwd: scratch,
-        env: { ...process.env, NODE_ENV: 'production' },
-        maxBuffer: 16 * 1024 * 1024,
+      // The build stage, then the runtime stage's production-only install.
+      await npm(['ci', '--ignore-scripts', '--no-audit', '--no-fund']);
+      await npm(['run', 'build']);
+      rmSync(join(scratch, 'node_modules'), { recursive: true, force: true });
+      rmSync(join(scratch, 'src'), { recursive: true, force: true });
+      await npm(['ci', '--omit=dev', '--ignore-scripts', '--no-audit', '--no-fund'], {
+        ...process.env,
+        NODE_ENV: 'production',
       });
     } catch (error) {
       const text = `${(error as { stderr?: string }).stderr ?? ''} ${String(error)}`;
@@ -69,7 +79,7 @@ describe('the Docker image (its steps on the host)', () => {
     }
 
     const entrypoint = execForm(/^ENTRYPOINT (\[.*\])$/m);
-    expect(entrypoint.slice(0, 4)).toEqual(['node', '--import', 'tsx', 'src/main.ts']);
+    expect(entrypoint.slice(0, 2)).toEqual(['node', 'dist/main.js']);
     child = spawn(process.execPath, [...entrypoint.slice(1), 'web'], {
       cwd: scratch,
       env: {
