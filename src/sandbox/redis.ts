@@ -7,6 +7,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { createServer, Socket } from 'node:net';
 import { delimiter, join } from 'node:path';
+import { waitForOutput } from './childOutput.ts';
 
 export const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
 
@@ -107,38 +108,12 @@ export async function startPrivateRedis(binary: string, timeoutMs = 10_000): Pro
     ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no'],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
-  let output = '';
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      cleanup();
+  await waitForOutput(child, /ready to accept connections/i, { what: 'redis-server', timeoutMs }).catch(
+    (error: unknown) => {
       child.kill('SIGTERM');
-      reject(new Error(`redis-server did not start within ${timeoutMs} ms:\n${output.slice(-2000)}`));
-    }, timeoutMs);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString('utf8');
-      if (/ready to accept connections/i.test(output)) {
-        cleanup();
-        resolve();
-      }
-    };
-    const onExit = (code: number | null) => {
-      cleanup();
-      reject(
-        new Error(
-          `redis-server exited (${String(code)}) before accepting connections:\n${output.slice(-2000)}`,
-        ),
-      );
-    };
-    const cleanup = () => {
-      clearTimeout(timer);
-      child.stdout?.off('data', onData);
-      child.stderr?.off('data', onData);
-      child.off('exit', onExit);
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    child.once('exit', onExit);
-  });
+      throw error;
+    },
+  );
   // Keep draining its output so a chatty server never blocks on a full pipe.
   child.stdout?.resume();
   child.stderr?.resume();

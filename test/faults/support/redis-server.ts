@@ -7,6 +7,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { waitForOutput } from '../../../src/sandbox/childOutput.ts';
 import { freePort } from '../../../src/sandbox/redis.ts';
 import { track, untrack } from './children.ts';
 
@@ -51,33 +52,7 @@ export async function startOwnRedis(): Promise<OwnRedis> {
     );
     track(proc);
     child = proc;
-    let output = '';
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        cleanup();
-        reject(new Error(`redis-server did not start within 15 s:\n${output.slice(-2000)}`));
-      }, 15_000);
-      const onData = (chunk: Buffer) => {
-        output += chunk.toString('utf8');
-        if (/ready to accept connections/i.test(output)) {
-          cleanup();
-          resolve();
-        }
-      };
-      const onExit = (code: number | null) => {
-        cleanup();
-        reject(new Error(`redis-server exited (${String(code)}):\n${output.slice(-2000)}`));
-      };
-      const cleanup = () => {
-        clearTimeout(timer);
-        proc.stdout?.off('data', onData);
-        proc.stderr?.off('data', onData);
-        proc.off('exit', onExit);
-      };
-      proc.stdout?.on('data', onData);
-      proc.stderr?.on('data', onData);
-      proc.once('exit', onExit);
-    });
+    await waitForOutput(proc, /ready to accept connections/i, { what: 'redis-server', timeoutMs: 15_000 });
     proc.stdout?.resume();
     proc.stderr?.resume();
   };

@@ -5,6 +5,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { waitForOutput } from '../../../src/sandbox/childOutput.ts';
 import { track } from './children.ts';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -43,33 +44,7 @@ export function workerProcess(env: Record<string, string>, logPath?: string): Wo
       });
       track(proc);
       child = proc;
-      let seen = '';
-      await new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(() => {
-          cleanup();
-          reject(new Error(`the worker did not start within 30 s:\n${seen.slice(-2000)}`));
-        }, 30_000);
-        const onData = (chunk: Buffer) => {
-          seen += chunk.toString('utf8');
-          if (seen.includes('collab-slack started')) {
-            cleanup();
-            resolve();
-          }
-        };
-        const onExit = (code: number | null) => {
-          cleanup();
-          reject(new Error(`the worker exited (${String(code)}) while starting:\n${seen.slice(-2000)}`));
-        };
-        const cleanup = () => {
-          clearTimeout(timer);
-          proc.stdout?.off('data', onData);
-          proc.stderr?.off('data', onData);
-          proc.off('exit', onExit);
-        };
-        proc.stdout?.on('data', onData);
-        proc.stderr?.on('data', onData);
-        proc.once('exit', onExit);
-      });
+      await waitForOutput(proc, /collab-slack started/, { what: 'the worker', timeoutMs: 30_000 });
       for (const stream of [proc.stdout, proc.stderr]) {
         if (log) stream?.pipe(log, { end: false });
         else stream?.resume();
