@@ -34,6 +34,15 @@ export const SANDBOX_BOT_USER = 'U0COLLAB';
  */
 export const SANDBOX_USERS: SlackUser[] = defaultUsers(SANDBOX_TEAM, { ada: 'U0ADA', grace: 'U0GRACE' });
 
+/**
+ * Polling intervals of sandbox runs, so a demo feels live (a reply in a DM thread is back in
+ * Slack within seconds); the environment's own values win.
+ */
+export const SANDBOX_POLLING = {
+  THREAD_POLL_ACTIVE_MS: '2000',
+  FEED_POLL_INTERVAL_MS: '10000',
+} as const;
+
 export const SANDBOX_CHANNELS: SlackChannel[] = [
   { id: 'C0GENERAL', name: 'general', is_private: false, is_member: true },
   { id: 'C0RANDOM', name: 'random', is_private: false, is_member: true },
@@ -73,6 +82,15 @@ function portOf(value: string | undefined, fallback: number): number {
     throw new Error(`PORT must be an integer from 0 to 65535, got ${JSON.stringify(value)}`);
   }
   return port;
+}
+
+/** {@link SANDBOX_POLLING}, except the variables the environment sets (not blank). */
+function sandboxPolling(env: Env): Env {
+  const polling: Env = {};
+  for (const [name, value] of Object.entries(SANDBOX_POLLING)) {
+    polling[name] = env[name]?.trim() ? env[name] : value;
+  }
+  return polling;
 }
 
 /** Deletes the keys of earlier sandbox runs: their Slack messages and posts are gone with the process. */
@@ -135,6 +153,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
       REDIS_URL: redis.url,
       QUEUE_PREFIX: prefix,
       LOG_LEVEL: env.LOG_LEVEL ?? 'warn',
+      ...sandboxPolling(env),
       ...(slack
         ? {
             SLACK_BOT_TOKEN: 'xoxb-sandbox-local',

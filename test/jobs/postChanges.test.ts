@@ -49,7 +49,7 @@ describe('resolvePost, unresolvePost, createComment', () => {
     expect(responseTexts(h, origin)).toEqual([`:white_check_mark: Resolved <${url}|${title}>`]);
   });
 
-  it('without a message sends no content_markdown; with a comment id, comment_id only', async () => {
+  it('without a message sends only who resolved it; with a comment id, that comment too', async () => {
     const { post } = await postWithCard();
     expect((await run(h, 'resolvePost', { origin: originOf(h), post: { id: post.id } })).state).toBe(
       'completed',
@@ -64,7 +64,11 @@ describe('resolvePost, unresolvePost, createComment', () => {
     const bodies = h.emulator.received
       .filter((r) => r.route === 'POST /v2/posts/{post_id}/resolution' && r.path.includes(post.id))
       .map((r) => r.body);
-    expect(bodies).toEqual([{}, { comment_id: comment.id }]);
+    const attribution = '_Resolved from Slack by Ada Lovelace_';
+    expect(bodies).toEqual([
+      { content_markdown: attribution },
+      { content_markdown: attribution, comment_id: comment.id },
+    ]);
   });
 
   it('a button press: the card changes in place, nothing else is said', async () => {

@@ -1,4 +1,4 @@
-/** resolvePost: resolves a post (with the person's message or a resolving comment), updates its cards. */
+/** resolvePost: resolves a post (saying who resolved it, with the person's message or a resolving comment), updates its cards. */
 import type { ResolvePostInput } from '../../collab/schemas.ts';
 import type { Processor } from '../context.ts';
 import { displayName } from './people.ts';
@@ -10,12 +10,12 @@ export const resolvePost: Processor<'resolvePost'> = async (data, ctx) => {
   const { origin } = data;
   const postId = await resolvePostId(ctx, data.post);
   const name = await displayName(ctx, origin.userId);
-  // No message: no content_markdown at all (never an empty or attribution-only message).
+  // The resolution always says who resolved it from Slack (every call goes out under the
+  // organisation's one key); the person's message, when there is one, comes first.
   const message = data.message?.trim();
+  const attribution = `_Resolved from Slack by ${escapeMarkdown(name)}_`;
   const input: ResolvePostInput = {
-    ...(message
-      ? { content_markdown: `${message}\n\n_Resolved from Slack by ${escapeMarkdown(name)}_` }
-      : {}),
+    content_markdown: message ? `${message}\n\n${attribution}` : attribution,
     ...(data.commentId ? { comment_id: data.commentId } : {}),
   };
   // Resolving again is harmless (the service answers the post either way), so no recover is needed.

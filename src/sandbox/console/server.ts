@@ -111,6 +111,12 @@ const SubmitBody = z.object({
 });
 const CloseBody = z.object({ user: User, viewId: z.string() });
 const HomeBody = z.object({ user: User });
+/** A message written in a thread of the emulator by one of its members (the side panel's reply form). */
+const ReplyBody = z.object({
+  threadId: z.string().min(1),
+  member: z.string().min(1),
+  text: z.string().trim().min(1).max(40_000),
+});
 
 class BadRequest extends Error {}
 
@@ -440,6 +446,32 @@ export async function startConsole(options: ConsoleOptions): Promise<SandboxCons
     return { available: true, state: (await res.json()) as unknown };
   };
 
+  /** Through the emulator's control API, as that member: the bot sees it like any person's message. */
+  const reply = async (input: z.infer<typeof ReplyBody>) => {
+    if (options.emulatorUrl === undefined) {
+      throw new BadRequest('the bot talks to a real collaboration API: reply there');
+    }
+    const res = await fetch(`${options.emulatorUrl}/_emulator/act`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        as: input.member,
+        op: 'createMessage',
+        args: { thread_id: input.threadId, content_markdown: input.text },
+      }),
+      signal: AbortSignal.timeout(5000),
+    });
+    const body = (await res.json().catch(() => ({}))) as { message?: unknown };
+    if (!res.ok) {
+      const why = typeof body.message === 'string' ? body.message : `HTTP ${res.status}`;
+      if (res.status < 500) throw new BadRequest(`the emulator refused the message: ${why}`);
+      throw new Error(`the emulator failed: ${why}`);
+    }
+    // Control requests raise no emulator event: the panel hears of it here.
+    broadcast('emulator');
+    return { ok: true, message: body };
+  };
+
   /* ------------------------------------------------------------------ routing */
 
   const json = (res: ServerResponse, status: number, body: unknown) => {
@@ -470,6 +502,7 @@ export async function startConsole(options: ConsoleOptions): Promise<SandboxCons
     '/api/submit': async (req) => submit(await readJson(req, SubmitBody)),
     '/api/close': async (req) => close(await readJson(req, CloseBody)),
     '/api/home': async (req) => homeOpened(await readJson(req, HomeBody)),
+    '/api/emulator/reply': async (req) => reply(await readJson(req, ReplyBody)),
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {

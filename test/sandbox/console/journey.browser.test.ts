@@ -2,8 +2,9 @@
  * The sandbox console in a real browser (Debian's chromium, driven by playwright-core): the
  * sandbox starts in-process on free ports under a private Redis prefix, and a person walks the
  * main journey — help, link, a post through the modal and its channel picker, resolve from the
- * card, a comment by a thread reply, a DM. Every wait is on a DOM condition. Screenshots of each
- * step go to test-output/console/.
+ * card, a comment by a thread reply, a DM and Grace's answer from the service side (mirrored
+ * back into the channel by the bot). Every wait is on a DOM condition. Screenshots of each step
+ * go to test-output/console/.
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync } from 'node:fs';
@@ -79,7 +80,7 @@ describe.skipIf(!hasChromium)('sandbox console: the main journey in a browser', 
     redis.disconnect();
   });
 
-  it('help, link, post through the modal, resolve, comment in the thread, DM', async () => {
+  it('help, link, post through the modal, resolve, comment in the thread, DM and its reply', async () => {
     await page.goto(sandbox.url);
     await expect.poll(() => page.locator('#user-switch').inputValue(), { timeout: WAIT }).toBe('U0ADA');
     await waitFor(page.locator('.emu-post'));
@@ -152,6 +153,27 @@ describe.skipIf(!hasChromium)('sandbox console: the main journey in a browser', 
     await waitFor(page.locator('.msg.ephemeral', { hasText: /Sent to .*Grace/ }));
     await waitFor(page.locator('.emu-thread .emu-message', { hasText: 'hello from the sandbox' }));
     await shot('dm');
+
+    // 7b. Grace answers in that thread from the side panel; the bot mirrors it into #general.
+    const dmThread = page
+      .locator('.emu-thread')
+      .filter({ has: page.locator('.emu-message', { hasText: 'hello from the sandbox' }) });
+    const replyForm = dmThread.locator('.emu-reply');
+    await waitFor(replyForm);
+    // The DM's sender is Ada: the form offers Grace first.
+    expect(await replyForm.locator('.emu-reply-member option:checked').textContent()).toContain('Grace');
+    await replyForm.locator('.emu-reply-input').fill('Hi Ada, noon works');
+    await replyForm.locator('.send').click();
+    await waitFor(dmThread.locator('.emu-message', { hasText: 'Hi Ada, noon works' }));
+    const mirrored = await waitFor(
+      page.locator('#messages .msg:not(.ephemeral)', { hasText: 'noon works' }).filter({ hasText: 'Grace' }),
+    );
+    expect(await mirrored.locator('.author').textContent()).toBe('Collab');
+    // For the picture: the panel shows its threads from the top.
+    await page
+      .locator('#emulator-state h3', { hasText: 'Threads' })
+      .evaluate((el) => el.scrollIntoView({ block: 'start' }));
+    await shot('dm-reply');
 
     // 8. Grace sees the card, but none of Ada's ephemeral notes.
     await page.locator('#user-switch').selectOption('U0GRACE');

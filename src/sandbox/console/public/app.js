@@ -462,12 +462,53 @@ async function closeModal() {
 
 /* ------------------------------------------------------------------ emulator panel */
 
+const panel = {
+  html: '',
+  /** what is typed (and who is picked) in each thread's reply form, by thread id */
+  /** @type {Map<string, { member: string, text: string }>} */ drafts: new Map(),
+  /** @type {Map<string, string>} */ errors: new Map(),
+};
+
+/**
+ * Who sent a DM thread's messages from Slack: the bot writes them as `*Name* via Slack:` (the
+ * newest one wins). Undefined when the thread has none.
+ */
+function dmSender(/** @type {Json[]} */ messages) {
+  for (const m of [...messages].reverse()) {
+    if (m.author?.type !== 'app') continue;
+    const match = /^\*(.+?)\* via Slack:/.exec(m.content_markdown ?? '');
+    if (match) return match[1].replace(/\\(.)/g, '$1');
+  }
+  return undefined;
+}
+
+/** The reply form under a thread: "Reply as [member ▾] [text] [Send]", as one of its people. */
+function replyFormHtml(/** @type {Json} */ t, /** @type {Json[]} */ messages, /** @type {Json[]} */ members) {
+  const people = (t.member_ids ?? [])
+    .map((/** @type {string} */ id) => members.find((/** @type {Json} */ m) => m.id === id))
+    .filter((/** @type {Json | undefined} */ m) => m !== undefined && !m.is_deactivated);
+  if (people.length === 0) return '';
+  const sender = dmSender(messages);
+  const preferred =
+    people.find((/** @type {Json} */ m) => sender !== undefined && m.user?.display_name !== sender) ??
+    people[0];
+  const options = people
+    .map(
+      (/** @type {Json} */ m) =>
+        `<option value="${escapeHtml(m.id)}"${m.id === preferred.id ? ' selected' : ''}>${escapeHtml(m.user?.display_name ?? m.id)}</option>`,
+    )
+    .join('');
+  const error = panel.errors.get(t.id);
+  return `<form class="emu-reply" data-thread-id="${escapeHtml(t.id)}" autocomplete="off"><label class="emu-reply-as">Reply as <select class="emu-reply-member" aria-label="Reply as">${options}</select></label><div class="emu-reply-row"><input class="emu-reply-input" type="text" placeholder="Message…" aria-label="Message in this thread"><button type="submit" class="send">Send</button></div>${error ? `<div class="emu-reply-error">${escapeHtml(error)}</div>` : ''}</form>`;
+}
+
 function renderPanel(/** @type {Json} */ answer) {
   const root = $('#emulator-state');
   if (!answer.available) {
     $('#emulator-note').textContent = 'real API';
     root.innerHTML =
       '<div class="empty">The bot talks to a real collaboration API: its state is not shown here.</div>';
+    panel.html = '';
     return;
   }
   $('#emulator-note').textContent = 'emulator';
@@ -495,10 +536,77 @@ function renderPanel(/** @type {Json} */ answer) {
     .map((/** @type {Json} */ t) => {
       const messages = st.messages.filter((/** @type {Json} */ m) => m.thread_id === t.id);
       const who = (t.member_ids ?? []).map(memberName).join(', ');
-      return `<li class="emu-thread" data-thread-id="${escapeHtml(t.id)}"><div class="emu-title">${escapeHtml(t.title ?? who)}</div><div class="muted">${escapeHtml(who)} · <code>${escapeHtml(t.id)}</code></div><ul class="emu-messages">${messages.map((/** @type {Json} */ m) => `<li class="emu-message"><b>${escapeHtml(m.author?.name ?? '')}</b>: ${escapeHtml(m.content_markdown)}</li>`).join('')}</ul></li>`;
+      return `<li class="emu-thread" data-thread-id="${escapeHtml(t.id)}"><div class="emu-title">${escapeHtml(t.title ?? who)}</div><div class="muted">${escapeHtml(who)} · <code>${escapeHtml(t.id)}</code></div><ul class="emu-messages">${messages.map((/** @type {Json} */ m) => `<li class="emu-message"><b>${escapeHtml(m.author?.name ?? '')}</b>: ${escapeHtml(m.content_markdown)}</li>`).join('')}</ul>${replyFormHtml(t, messages, st.members)}</li>`;
     })
     .join('');
-  root.innerHTML = `<h3>Posts <span class="muted">(${st.posts.length})</span></h3><ul class="emu-list">${posts}</ul><h3>Threads <span class="muted">(${st.threads.length})</span></h3><ul class="emu-list">${threads}</ul>`;
+  const html = `<h3>Posts <span class="muted">(${st.posts.length})</span></h3><ul class="emu-list">${posts}</ul><h3>Threads <span class="muted">(${st.threads.length})</span></h3><ul class="emu-list">${threads}</ul>`;
+  // The bot polls: most refreshes change nothing, and must not disturb what is being typed.
+  if (html === panel.html) return;
+
+  // Keep what is typed and picked in the reply forms, and where the focus is, across re-renders.
+  for (const form of root.querySelectorAll('.emu-reply')) {
+    const id = /** @type {HTMLElement} */ (form).dataset.threadId ?? '';
+    panel.drafts.set(id, {
+      member: /** @type {HTMLSelectElement} */ (form.querySelector('.emu-reply-member')).value,
+      text: /** @type {HTMLInputElement} */ (form.querySelector('.emu-reply-input')).value,
+    });
+  }
+  const active = /** @type {HTMLElement | null} */ (document.activeElement);
+  const focusedForm = active?.closest('.emu-reply');
+  const focused = focusedForm
+    ? {
+        id: /** @type {HTMLElement} */ (focusedForm).dataset.threadId,
+        field: active?.matches('.emu-reply-member') ? '.emu-reply-member' : '.emu-reply-input',
+        caret: /** @type {HTMLInputElement} */ (active).selectionStart ?? null,
+      }
+    : undefined;
+  const scrolled = /** @type {HTMLElement} */ (root.parentElement).scrollTop;
+
+  root.innerHTML = html;
+  panel.html = html;
+
+  for (const form of root.querySelectorAll('.emu-reply')) {
+    const id = /** @type {HTMLElement} */ (form).dataset.threadId ?? '';
+    const select = /** @type {HTMLSelectElement} */ (form.querySelector('.emu-reply-member'));
+    const input = /** @type {HTMLInputElement} */ (form.querySelector('.emu-reply-input'));
+    const draft = panel.drafts.get(id);
+    if (draft) {
+      if ([...select.options].some((o) => o.value === draft.member)) select.value = draft.member;
+      input.value = draft.text;
+    }
+    if (focused?.id === id) {
+      const el = /** @type {HTMLInputElement} */ (form.querySelector(focused.field));
+      el.focus();
+      if (focused.caret !== null && el === input) input.setSelectionRange(focused.caret, focused.caret);
+    }
+  }
+  /** @type {HTMLElement} */ (root.parentElement).scrollTop = scrolled;
+}
+
+async function sendReply(/** @type {HTMLFormElement} */ form) {
+  const threadId = form.dataset.threadId ?? '';
+  const select = /** @type {HTMLSelectElement} */ (form.querySelector('.emu-reply-member'));
+  const input = /** @type {HTMLInputElement} */ (form.querySelector('.emu-reply-input'));
+  const text = input.value;
+  if (text.trim() === '') return;
+  const member = select.value;
+  input.value = '';
+  panel.drafts.set(threadId, { member, text: '' });
+  const hadError = panel.errors.delete(threadId);
+  const answer = await api('/api/emulator/reply', { threadId, member, text });
+  if (answer.ok === false || answer.ok === undefined) {
+    panel.errors.set(threadId, String(answer.error ?? 'The message was not sent.'));
+    // Give the text back, unless something new was typed meanwhile.
+    const current = /** @type {HTMLInputElement | null} */ (
+      document.querySelector(`.emu-reply[data-thread-id="${CSS.escape(threadId)}"] .emu-reply-input`)
+    );
+    if (current && current.value === '') current.value = text;
+  } else if (!hadError) {
+    return;
+  }
+  // The error line changed: draw it (the panel skips a refresh that changes nothing).
+  panel.html = '';
+  await refreshPanel();
 }
 
 /* ------------------------------------------------------------------ events */
@@ -674,6 +782,13 @@ $('#messages').addEventListener('submit', (event) => {
   input.value = '';
   ui.drafts.delete(ts);
   void send(text, ts);
+});
+
+$('#emulator-state').addEventListener('submit', (event) => {
+  const form = /** @type {HTMLFormElement} */ (event.target);
+  if (!form.matches('.emu-reply')) return;
+  event.preventDefault();
+  void sendReply(form);
 });
 
 document.addEventListener('keydown', (event) => {
