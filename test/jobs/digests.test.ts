@@ -15,7 +15,7 @@ import type { RecordedCall } from '../../src/sandbox/slack/index.ts';
 import { keys } from '../../src/store/keys.ts';
 import { connectRedis } from '../../src/store/redis.ts';
 import { ADA, GRACE, type Harness, REDIS_URL, startHarness, TEAM } from '../support/harness.ts';
-import { blockText, callsOf, channelId, memberId } from './helpers.ts';
+import { blockText, callsOf, channelId, linkToEngineering, memberId } from './helpers.ts';
 
 const PARIS = 'Europe/Paris';
 const DAILY = '0 9 * * *';
@@ -40,13 +40,7 @@ async function sendSlot(h: Harness, digestId: string, slot: number) {
 /** A Slack channel of its own, linked to `engineering`, with one digest. */
 async function channelWithDigest(h: Harness, pattern = DAILY) {
   const slackChannel = `C_DIG${randomBytes(3).toString('hex').toUpperCase()}`;
-  await h.bot.store.links.set(TEAM, slackChannel, {
-    channelId: channelId(h, 'engineering'),
-    channelName: 'engineering',
-    bridgeReplies: false,
-    linkedBy: ADA,
-    linkedAt: new Date().toISOString(),
-  });
+  await linkToEngineering(h, slackChannel);
   const digest = await h.bot.store.digests.create(TEAM, {
     slackChannel,
     pattern,

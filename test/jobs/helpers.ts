@@ -96,3 +96,14 @@ export function appPostsWith(h: Harness, text: string) {
 }
 
 export const unique = (label: string) => `${label} ${randomBytes(4).toString('hex')}`;
+
+/** Links a Slack channel to the emulator's `engineering` channel, as `/collab link` would. */
+export async function linkToEngineering(h: Harness, slackChannel: string): Promise<void> {
+  await h.bot.store.links.set(TEAM, slackChannel, {
+    channelId: channelId(h, 'engineering'),
+    channelName: 'engineering',
+    bridgeReplies: false,
+    linkedBy: ADA,
+    linkedAt: new Date().toISOString(),
+  });
+}

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { digestSchedulerId } from '../../src/jobs/processors/digests.ts';
 import { appHomeOpened, linkShared, nextTs } from '../../src/sandbox/slack/index.ts';
 import { ADA, type Harness, SLACK_CHANNEL, startHarness, TEAM } from '../support/harness.ts';
-import { blockText, callsOf, channelId, memberId, originOf, run } from './helpers.ts';
+import { blockText, callsOf, channelId, linkToEngineering, memberId, originOf, run } from './helpers.ts';
 
 function seedPost(h: Harness, title: string) {
   const org = h.emulator.org();
@@ -82,13 +82,7 @@ describe('App Home', () => {
   afterAll(() => h?.close());
 
   it('publishes connection, linked channel, digest next run and a failed operation with its reason', async () => {
-    await h.bot.store.links.set(TEAM, SLACK_CHANNEL, {
-      channelId: channelId(h, 'engineering'),
-      channelName: 'engineering',
-      bridgeReplies: false,
-      linkedBy: ADA,
-      linkedAt: new Date().toISOString(),
-    });
+    await linkToEngineering(h, SLACK_CHANNEL);
     const digest = await h.bot.store.digests.create(TEAM, {
       slackChannel: SLACK_CHANNEL,
       pattern: '0 9 * * 1-5',

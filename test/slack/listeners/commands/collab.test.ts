@@ -16,6 +16,18 @@ useWebHarness((started) => {
 
 const trigger = () => `trig-${randomBytes(6).toString('hex')}`;
 
+/** A well-formed `/collab resolve P_1` as Slack signs and sends it, with a fresh trigger. */
+const resolveCommandBody = () =>
+  slashCommandBody({
+    command: '/collab',
+    text: 'resolve P_1',
+    user_id: ADA,
+    channel_id: SLACK_CHANNEL,
+    team_id: TEAM,
+    response_url: h.slack.responseUrl(),
+    trigger_id: trigger(),
+  });
+
 /** Runs a command; answers the ack's JSON body, after checking it is an ephemeral 200. */
 async function run(text: string, triggerId = trigger()): Promise<{ ack: AckBody; triggerId: string }> {
   const response = await h.command(text, { triggerId });
@@ -183,17 +195,7 @@ describe('answered in place, nothing enqueued', () => {
   });
 
   it('a payload missing the fields the bot needs is answered, not thrown', async () => {
-    const form = new URLSearchParams(
-      slashCommandBody({
-        command: '/collab',
-        text: 'resolve P_1',
-        user_id: ADA,
-        channel_id: SLACK_CHANNEL,
-        team_id: TEAM,
-        response_url: h.slack.responseUrl(),
-        trigger_id: trigger(),
-      }),
-    );
+    const form = new URLSearchParams(resolveCommandBody());
     form.delete('trigger_id');
     form.set('response_url', 'not a url');
     const response = await postToBolt(h.baseUrl, h.signingSecret, 'command', form.toString());
@@ -251,16 +253,7 @@ describe('the post form', () => {
 });
 
 describe('signatures', () => {
-  const body = () =>
-    slashCommandBody({
-      command: '/collab',
-      text: 'resolve P_1',
-      user_id: ADA,
-      channel_id: SLACK_CHANNEL,
-      team_id: TEAM,
-      response_url: h.slack.responseUrl(),
-      trigger_id: trigger(),
-    });
+  const body = resolveCommandBody;
 
   it('a bad signature is refused with 401 and nothing is enqueued', async () => {
     const response = await postToBolt(h.baseUrl, 'not-the-secret', 'command', body());
