@@ -30,7 +30,8 @@ export interface Metrics {
   contentType: string;
 }
 
-export function createMetrics(options: { defaults?: boolean } = {}): Metrics {
+export function createMetrics(options: { defaults?: boolean; now?: () => number } = {}): Metrics {
+  const now = options.now ?? Date.now;
   const registry = new Registry();
   if (options.defaults !== false) collectDefaultMetrics({ register: registry, prefix: 'collab_slack_' });
 
@@ -101,7 +102,7 @@ export function createMetrics(options: { defaults?: boolean } = {}): Metrics {
           // Redis away: collab_slack_redis_up says so.
         }
       }
-      this.set(next === undefined ? 0 : Math.max(0, (Date.now() - next) / 1000));
+      this.set(next === undefined ? 0 : Math.max(0, (now() - next) / 1000));
     },
   });
   const redises: Redis[] = [];
