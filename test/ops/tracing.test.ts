@@ -5,6 +5,8 @@
  */
 
 import { readdirSync, readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { SpanKind } from '@opentelemetry/api';
 import { InMemorySpanExporter, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
@@ -98,5 +100,48 @@ describe('tracing', () => {
     );
     expect(answer.attributes['http.request.method']).toBe('POST');
     expect(parentOf(answer)).toBe(job.spanContext().spanId);
+  });
+});
+
+describe('tracing configured by OTEL_EXPORTER_OTLP_ENDPOINT', () => {
+  const received: Array<{ path: string; body: string }> = [];
+  let collector: Server;
+  let h: Harness | undefined;
+  beforeAll(async () => {
+    // A stand-in OTLP/HTTP collector on loopback.
+    collector = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => {
+        body += chunk.toString();
+      });
+      req.on('end', () => {
+        received.push({ path: req.url ?? '', body });
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+      });
+    });
+    await new Promise<void>((resolve) => collector.listen(0, '127.0.0.1', resolve));
+  });
+  afterAll(async () => {
+    await h?.close();
+    await new Promise((resolve) => collector.close(resolve));
+  });
+
+  it('sends the trace of a command to <endpoint>/v1/traces, flushed when the bot stops', async () => {
+    const endpoint = `http://127.0.0.1:${(collector.address() as AddressInfo).port}`;
+    h = await startHarness({
+      env: { OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_SERVICE_NAME: 'collab-slack-otlp' },
+    });
+    const answered = h.slackCall((call) => call.method === 'response_url');
+    await h.command('posts');
+    await answered;
+    await h.close();
+    h = undefined;
+    expect(received.length).toBeGreaterThan(0);
+    expect(new Set(received.map((r) => r.path))).toEqual(new Set(['/v1/traces']));
+    const all = received.map((r) => r.body).join('\n');
+    expect(all).toContain('collab-slack-otlp');
+    for (const name of ['slack command', 'add operations.listPosts', 'process operations']) {
+      expect(all).toContain(name);
+    }
   });
 });
