@@ -1,5 +1,6 @@
 # syntax=docker/dockerfile:1
-# One image for every role: `docker run IMAGE web|worker|all` (default all).
+# One image for every role: `docker run IMAGE web|worker|all` (default all); compose.yaml runs
+# the web and worker roles from it. Web containers: NODE_OPTIONS=--max-old-space-size=96 (README).
 # test/docker.test.ts runs these steps on the host (npm ci, build, start, the HEALTHCHECK command).
 
 # Node 24 is the current LTS line.
@@ -19,6 +20,15 @@ COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund
 
 FROM node:24-bookworm-slim AS runtime
+# OCI image labels; pass --build-arg VERSION=… REVISION=$(git rev-parse HEAD) when building a release.
+ARG VERSION=0.1.0
+ARG REVISION=unknown
+LABEL org.opencontainers.image.title="collab-slack" \
+      org.opencontainers.image.description="A Slack app that bridges Slack to the Team Collaboration Service (API v2)." \
+      org.opencontainers.image.licenses="MIT" \
+      org.opencontainers.image.version="${VERSION}" \
+      org.opencontainers.image.revision="${REVISION}" \
+      org.opencontainers.image.base.name="docker.io/library/node:24-bookworm-slim"
 ENV NODE_ENV=production PORT=3000
 WORKDIR /app
 COPY --from=deps --chown=node:node /app/node_modules ./node_modules

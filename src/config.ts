@@ -59,6 +59,14 @@ export const CONFIG_DOCS = {
   NODE_ENV:
     '`development` or `test` also allow an `http://` service on localhost / 127.0.0.1; anything else requires `https://`.',
   READY_MAX_WAITING: '`/readyz` answers 503 when more jobs than this wait in the queue. Default 10000.',
+  OTEL_EXPORTER_OTLP_ENDPOINT:
+    'Optional: an OTLP/HTTP collector, e.g. `http://otel-collector:4318`; setting it turns on OpenTelemetry tracing (traces go to `…/v1/traces`). Off (and not loaded) by default.',
+  OTEL_SERVICE_NAME: 'The service name traces carry. Default `collab-slack`.',
+  JOBS_DASHBOARD_USER:
+    'Optional: with `JOBS_DASHBOARD_PASSWORD`, serves the jobs dashboard at `/jobs` on the web role, behind HTTP Basic authentication. Off by default.',
+  JOBS_DASHBOARD_PASSWORD: 'The jobs dashboard password: at least 16 characters.',
+  JOBS_DASHBOARD_WRITE:
+    '`true` lets the jobs dashboard retry, promote, clean and remove jobs; `false` (default) shows them read-only.',
   FEED_POLL_INTERVAL_MS:
     'How often a followed Slack channel checks its collaboration channel for new posts and changes. Default 60000.',
   THREAD_POLL_ACTIVE_MS:
@@ -136,6 +144,14 @@ const EnvSchema = z.object({
     .transform((v) => v === 'true' || v === '1'),
   NODE_ENV: optionalText,
   READY_MAX_WAITING: int(10_000, 1, 10_000_000),
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
+  OTEL_SERVICE_NAME: z.string().trim().min(1).optional().default('collab-slack'),
+  JOBS_DASHBOARD_USER: optionalText,
+  JOBS_DASHBOARD_PASSWORD: optionalText,
+  JOBS_DASHBOARD_WRITE: z
+    .enum(['true', 'false', '1', '0', ''])
+    .optional()
+    .transform((v) => v === 'true' || v === '1'),
   FEED_POLL_INTERVAL_MS: int(60_000, 1000, 24 * 3600_000),
   THREAD_POLL_ACTIVE_MS: int(15_000, 1000, 24 * 3600_000),
   THREAD_POLL_IDLE_MS: int(300_000, 1000, 7 * 24 * 3600_000),
@@ -204,6 +220,10 @@ export interface Config {
   allowInsecureCollabUrl: boolean;
   /** /readyz fails when more jobs than this are waiting */
   readyMaxWaiting: number;
+  /** OpenTelemetry tracing; undefined (off) without OTEL_EXPORTER_OTLP_ENDPOINT */
+  tracing?: { endpoint: string; serviceName: string } | undefined;
+  /** the jobs dashboard on the web role; undefined (off) without its credentials */
+  jobsDashboard?: { user: string; password: string; write: boolean } | undefined;
   /** how often feeds and mirrored threads are polled */
   polling: { feedIntervalMs: number; threadActiveMs: number; threadIdleMs: number };
   /** digests: post a one-line note when nothing changed (DIGEST_QUIET_NOTE) */
@@ -262,6 +282,10 @@ export function loadConfig(env: Env = process.env): Config {
     if (value !== undefined && !isEncryptionKey(value))
       problems.push(`${name}: must be 32 bytes, written as 64 hex digits or 44 base64 characters.`);
   }
+  if ((e.JOBS_DASHBOARD_USER === undefined) !== (e.JOBS_DASHBOARD_PASSWORD === undefined))
+    problems.push('JOBS_DASHBOARD_USER and JOBS_DASHBOARD_PASSWORD go together: set both, or neither.');
+  if (e.JOBS_DASHBOARD_PASSWORD !== undefined && e.JOBS_DASHBOARD_PASSWORD.length < 16)
+    problems.push('JOBS_DASHBOARD_PASSWORD: must be at least 16 characters.');
   if (problems.length > 0) throw new ConfigError(problems);
 
   return {
@@ -313,6 +337,13 @@ export function loadConfig(env: Env = process.env): Config {
     allowInsecureCollabUrl:
       e.ALLOW_INSECURE_COLLAB_URL || e.NODE_ENV === 'development' || e.NODE_ENV === 'test',
     readyMaxWaiting: e.READY_MAX_WAITING,
+    tracing: e.OTEL_EXPORTER_OTLP_ENDPOINT
+      ? { endpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT, serviceName: e.OTEL_SERVICE_NAME }
+      : undefined,
+    jobsDashboard:
+      e.JOBS_DASHBOARD_USER && e.JOBS_DASHBOARD_PASSWORD
+        ? { user: e.JOBS_DASHBOARD_USER, password: e.JOBS_DASHBOARD_PASSWORD, write: e.JOBS_DASHBOARD_WRITE }
+        : undefined,
     polling: {
       feedIntervalMs: e.FEED_POLL_INTERVAL_MS,
       threadActiveMs: e.THREAD_POLL_ACTIVE_MS,

@@ -13,8 +13,10 @@ import { createOperationsQueue, type OperationsQueue } from './jobs/queue.ts';
 import { createSchedules, type Schedules } from './jobs/schedules.ts';
 import { createWorker } from './jobs/worker.ts';
 import type { Logger } from './logger.ts';
+import { dashboardRoutes } from './ops/dashboard.ts';
 import { opsRoutes, startOpsServer } from './ops/health.ts';
 import { createMetrics, type Metrics } from './ops/metrics.ts';
+import { startTracing, type Tracing } from './ops/tracing.ts';
 import { buildSlackApp } from './slack/app.ts';
 import { createCipher } from './store/crypto.ts';
 import { createStore, type Store } from './store/index.ts';
@@ -38,6 +40,8 @@ export interface RunningBot {
 export interface StartOptions {
   /** replaces the single-workspace credentials from the configuration */
   workspaces?: Workspaces;
+  /** replaces the tracing the configuration asks for (tests: an in-memory exporter); stopped by its owner */
+  tracing?: Tracing;
 }
 
 export async function startBot(
@@ -57,9 +61,18 @@ export async function startBot(
   const space = { prefix: config.prefix };
   const cipher = config.encryption ? createCipher(config.encryption) : undefined;
   const store = createStore(producer, space, cipher ? { cipher } : {});
-  const queue = createOperationsQueue(producer, { prefix: config.prefix, ...config.worker });
+  // Off (and OpenTelemetry not loaded) unless OTEL_EXPORTER_OTLP_ENDPOINT is set.
+  const ownTracing = options.tracing
+    ? undefined
+    : config.tracing
+      ? await startTracing(config.tracing)
+      : undefined;
+  const tracing = options.tracing ?? ownTracing;
+  const telemetry = tracing?.telemetry;
+  const queue = createOperationsQueue(producer, { prefix: config.prefix, ...config.worker, telemetry });
   const metrics = createMetrics();
   metrics.watchQueue(queue.queue);
+  metrics.watchRedis(producer);
   const collabSettings = { ...config.collab, onResponse: metrics.apiResponse };
   const multi = config.install !== undefined;
   if (multi && (!store.installations || !store.connections)) {
@@ -90,7 +103,10 @@ export async function startBot(
       port: config.port,
       optionsTimeoutMs: config.collab.optionsTimeoutMs,
       ...(multi ? { install: { config: config.install!, installationStore: store.installations! } } : {}),
-      customRoutes: opsRoutes(ops),
+      customRoutes: [
+        ...opsRoutes(ops),
+        ...(config.jobsDashboard ? await dashboardRoutes(queue.queue, config.jobsDashboard) : []),
+      ],
       onAck: metrics.ack,
       settings: {
         mode: multi ? 'multi' : 'single',
@@ -99,6 +115,7 @@ export async function startBot(
         collab: collabSettings,
       },
     });
+    tracing?.traceSlackRequests(app);
     const started = (await app.start(config.port)) as unknown;
     if (started && typeof (started as Server).address === 'function') {
       port = ((started as Server).address() as AddressInfo | null)?.port;
@@ -127,6 +144,7 @@ export async function startBot(
         concurrency: config.worker.concurrency,
         backoffMs: config.worker.backoffMs,
         lockMs: config.worker.lockMs,
+        telemetry,
       },
       features: {
         digestQuietNote: config.digestQuietNote,
@@ -160,6 +178,7 @@ export async function startBot(
       await workspaces.close().catch(() => {});
       producer.disconnect();
       workerConnection?.disconnect();
+      await ownTracing?.shutdown();
     },
   };
 }

@@ -12,7 +12,7 @@
  * person's retry adds the job (a second add of the same job id is a no-op while it exists).
  */
 import { createHash } from 'node:crypto';
-import { Queue } from 'bullmq';
+import { Queue, type Telemetry } from 'bullmq';
 import { keys } from '../store/keys.ts';
 import type { Redis } from '../store/redis.ts';
 import { JOB_SCHEMAS, type JobData, type JobInput, type Operation } from './schemas.ts';
@@ -28,6 +28,8 @@ export interface QueueSettings {
   prefix: string;
   attempts: number;
   backoffMs: number;
+  /** BullMQ telemetry (OpenTelemetry when tracing is on): the enqueue's span and its context in the job */
+  telemetry?: Telemetry | undefined;
 }
 
 export type EnqueueResult = { status: 'queued'; jobId: string } | { status: 'duplicate'; jobId: string };
@@ -52,6 +54,7 @@ export function createOperationsQueue(connection: Redis, settings: QueueSettings
   const queue = new Queue(QUEUE_NAME, {
     connection,
     prefix: settings.prefix,
+    ...(settings.telemetry ? { telemetry: settings.telemetry } : {}),
     defaultJobOptions: {
       attempts: settings.attempts,
       backoff: { type: 'exponential', delay: settings.backoffMs, jitter: 0.5 },

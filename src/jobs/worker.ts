@@ -9,7 +9,7 @@
  *   at once (kept, capped, for inspection).
  * A processor's effects go through `once` (steps.ts), so a re-run never repeats a write.
  */
-import { DelayedError, type Job, UnrecoverableError, Worker } from 'bullmq';
+import { DelayedError, type Job, type Telemetry, UnrecoverableError, Worker } from 'bullmq';
 import { isCollabError } from '../collab/errors.ts';
 import type { Logger } from '../logger.ts';
 import type { Store } from '../store/index.ts';
@@ -36,6 +36,8 @@ export interface WorkerSettings {
    * that crashed holds its jobs this long, plus up to one stalled check, before they run again.
    */
   lockMs?: number;
+  /** BullMQ telemetry (OpenTelemetry when tracing is on): each job's span continues its enqueue's trace */
+  telemetry?: Telemetry | undefined;
 }
 
 export interface WorkerDeps {
@@ -130,6 +132,7 @@ export function createWorker(deps: WorkerDeps): Worker {
       lockDuration: lockMs,
       stalledInterval: Math.min(30_000, lockMs),
       maxStalledCount: 2,
+      ...(settings.telemetry ? { telemetry: settings.telemetry } : {}),
     },
   );
 

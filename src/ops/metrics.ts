@@ -1,11 +1,14 @@
 /**
  * Prometheus metrics (prom-client), one registry per running bot: Slack acks by surface, jobs by
  * operation and outcome, collaboration API latency and errors by status, queue depth, and the
- * process defaults (memory, CPU, event loop lag). Served as `/metrics`.
+ * process defaults (memory, CPU, event loop lag), whether Redis answers, and how late the most
+ * overdue schedule (feed poll, thread mirror, digest) is. Served as `/metrics`; the alert rules and
+ * the Grafana dashboard in monitoring/ use these names.
  */
 import type { Queue } from 'bullmq';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { CollabClientOptions } from '../collab/client.ts';
+import type { Redis } from '../store/redis.ts';
 
 type ResponseEvent = Parameters<NonNullable<CollabClientOptions['onResponse']>>[0];
 
@@ -21,11 +24,14 @@ export interface Metrics {
   apiResponse: NonNullable<CollabClientOptions['onResponse']>;
   /** reports this queue's depth on every scrape */
   watchQueue(queue: Queue): void;
+  /** reports whether this Redis answers a PING, on every scrape */
+  watchRedis(redis: Redis): void;
   render(): Promise<string>;
   contentType: string;
 }
 
-export function createMetrics(options: { defaults?: boolean } = {}): Metrics {
+export function createMetrics(options: { defaults?: boolean; now?: () => number } = {}): Metrics {
+  const now = options.now ?? Date.now;
   const registry = new Registry();
   if (options.defaults !== false) collectDefaultMetrics({ register: registry, prefix: 'collab_slack_' });
 
@@ -80,6 +86,46 @@ export function createMetrics(options: { defaults?: boolean } = {}): Metrics {
     },
   });
 
+  new Gauge({
+    name: 'collab_slack_scheduler_overdue_seconds',
+    help: 'How long past its next run the most overdue job scheduler is (0: none is late; workers take each tick when due)',
+    registers: [registry],
+    async collect() {
+      this.reset();
+      let next: number | undefined;
+      for (const queue of queues) {
+        try {
+          // Schedulers are kept ordered by their next run: the first is the most overdue.
+          const [first] = await queue.getJobSchedulers(0, 0, true);
+          if (first?.next !== undefined) next = Math.min(next ?? first.next, first.next);
+        } catch {
+          // Redis away: collab_slack_redis_up says so.
+        }
+      }
+      this.set(next === undefined ? 0 : Math.max(0, (now() - next) / 1000));
+    },
+  });
+  const redises: Redis[] = [];
+  new Gauge({
+    name: 'collab_slack_redis_up',
+    help: 'Whether Redis answered a PING within 2 s at this scrape (1) or not (0)',
+    registers: [registry],
+    async collect() {
+      let up = redises.length > 0;
+      for (const redis of redises) {
+        const answered = await Promise.race([
+          redis.ping().then(
+            () => true,
+            () => false,
+          ),
+          new Promise<boolean>((resolve) => setTimeout(resolve, 2000, false).unref()),
+        ]);
+        up &&= answered;
+      }
+      this.set(up ? 1 : 0);
+    },
+  });
+
   return {
     registry,
     ack(surface, seconds) {
@@ -98,6 +144,9 @@ export function createMetrics(options: { defaults?: boolean } = {}): Metrics {
     },
     watchQueue(queue) {
       queues.push(queue);
+    },
+    watchRedis(redis) {
+      redises.push(redis);
     },
     render: () => registry.metrics(),
     contentType: registry.contentType,

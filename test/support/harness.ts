@@ -11,6 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { type Job, QueueEvents } from 'bullmq';
 import { loadConfig } from '../../src/config.ts';
 import { createLogger } from '../../src/logger.ts';
+import type { Tracing } from '../../src/ops/tracing.ts';
 import { type RunningBot, startBot } from '../../src/runtime.ts';
 import { type Emulator, startEmulator } from '../../src/sandbox/emulator/index.ts';
 import {
@@ -39,6 +40,8 @@ export interface HarnessOptions {
   worker?: boolean;
   /** users of the Slack stand-in (default its seed: Ada and Grace) */
   slackUsers?: SlackUser[];
+  /** tracing to run the bot with (e.g. to an in-memory exporter) */
+  tracing?: Tracing;
 }
 
 export interface Harness {
@@ -93,7 +96,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     ...options.env,
   });
   const logger = createLogger({ level: config.logLevel });
-  const bot = await startBot(config, logger);
+  const bot = await startBot(config, logger, options.tracing ? { tracing: options.tracing } : {});
   // The store's producer connection fails fast while connecting (no offline queue): tests that
   // enqueue or touch the store straight after start must not race its connect.
   await whenReady(bot.store.redis, 10_000);
