@@ -15,6 +15,7 @@ import { createWorker } from './jobs/worker.ts';
 import type { Logger } from './logger.ts';
 import { opsRoutes, startOpsServer } from './ops/health.ts';
 import { createMetrics, type Metrics } from './ops/metrics.ts';
+import { limitConnections, serverOptions } from './ops/serverLimits.ts';
 import { buildSlackApp } from './slack/app.ts';
 import { createCipher } from './store/crypto.ts';
 import { createStore, type Store } from './store/index.ts';
@@ -99,8 +100,9 @@ export async function startBot(
         collab: collabSettings,
       },
     });
-    const started = (await app.start(config.port)) as unknown;
+    const started = (await app.start(config.port, serverOptions(config.http))) as unknown;
     if (started && typeof (started as Server).address === 'function') {
+      limitConnections(started as Server, config.http);
       port = ((started as Server).address() as AddressInfo | null)?.port;
     }
   }
@@ -109,6 +111,7 @@ export async function startBot(
   let opsServer: Server | undefined;
   if (config.role === 'worker') {
     opsServer = await startOpsServer(ops, config.port);
+    limitConnections(opsServer, config.http);
     port = (opsServer.address() as AddressInfo | null)?.port;
   }
 
