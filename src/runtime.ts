@@ -20,6 +20,7 @@ import { buildSlackApp } from './slack/app.ts';
 import { createCipher } from './store/crypto.ts';
 import { createStore, type Store } from './store/index.ts';
 import { multiWorkspace } from './store/multiWorkspace.ts';
+import { oauthStateStore } from './store/oauthState.ts';
 import { connectRedis, type Redis, whenReady } from './store/redis.ts';
 import { singleWorkspace, type Workspaces } from './store/workspaces.ts';
 
@@ -90,7 +91,15 @@ export async function startBot(
       logger,
       port: config.port,
       optionsTimeoutMs: config.collab.optionsTimeoutMs,
-      ...(multi ? { install: { config: config.install!, installationStore: store.installations! } } : {}),
+      ...(multi
+        ? {
+            install: {
+              config: config.install!,
+              installationStore: store.installations!,
+              stateStore: oauthStateStore(producer, space, config.install!.stateSecret),
+            },
+          }
+        : {}),
       customRoutes: opsRoutes(ops),
       onAck: metrics.ack,
       settings: {

@@ -12,6 +12,7 @@ import {
   type InstallationStore,
   LogLevel,
   type ReceiverEvent,
+  type StateStore,
 } from '@slack/bolt';
 import type { InstallConfig, SlackConfig } from '../config.ts';
 import type { OperationsQueue } from '../jobs/queue.ts';
@@ -39,7 +40,9 @@ export interface SlackAppDeps {
   /** how long option lists (pickers) wait on the collaboration API; default 1500 ms */
   optionsTimeoutMs?: number;
   /** multi-workspace mode: OAuth install through Bolt's installer, installations in this store */
-  install?: { config: InstallConfig; installationStore: InstallationStore } | undefined;
+  install?:
+    | { config: InstallConfig; installationStore: InstallationStore; stateStore?: StateStore | undefined }
+    | undefined;
   /** extra HTTP routes beside Slack's (health, readiness, metrics) */
   customRoutes?: CustomRoute[];
   /** called when a Slack request is acked (metrics) */
@@ -97,6 +100,8 @@ export function buildSlackApp(deps: SlackAppDeps): App {
     redirectUriPath: REDIRECT_PATH,
     // GET /slack/install redirects straight to Slack's consent screen (state set in a cookie).
     directInstall: true,
+    // A state store of our own (signed, used once) replaces Bolt's (signed, reusable).
+    ...(install?.stateStore ? { stateStore: install.stateStore } : {}),
     clientOptions,
   };
   const bolt = boltLogger(logger);
