@@ -7,6 +7,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { App } from '@slack/bolt';
 import type { Worker } from 'bullmq';
+import { outboundGuard, type Resolve } from './collab/outbound.ts';
 import type { Config } from './config.ts';
 import { processors } from './jobs/processors/index.ts';
 import { createOperationsQueue, type OperationsQueue } from './jobs/queue.ts';
@@ -40,6 +41,8 @@ export interface RunningBot {
 export interface StartOptions {
   /** replaces the single-workspace credentials from the configuration */
   workspaces?: Workspaces;
+  /** the resolver of the outbound guard (tests give a stub); default the system's */
+  resolve?: Resolve;
 }
 
 export async function startBot(
@@ -62,8 +65,16 @@ export async function startBot(
   const queue = createOperationsQueue(producer, { prefix: config.prefix, ...config.worker });
   const metrics = createMetrics();
   metrics.watchQueue(queue.queue);
-  const collabSettings = { ...config.collab, onResponse: metrics.apiResponse };
   const multi = config.install !== undefined;
+  // Service URLs entered by workspace admins must be public (or allowed by the operator); the
+  // operator's own COLLAB_API_URL (single-workspace mode) is trusted as configured.
+  const guard = multi
+    ? outboundGuard({
+        allowed: config.collab.allowedHosts,
+        ...(options.resolve ? { resolve: options.resolve } : {}),
+      })
+    : undefined;
+  const collabSettings = { ...config.collab, onResponse: metrics.apiResponse, ...(guard ? { guard } : {}) };
   if (multi && (!store.installations || !store.connections)) {
     throw new TypeError('multi-workspace mode needs ENCRYPTION_KEY');
   }

@@ -8,6 +8,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { type Job, QueueEvents } from 'bullmq';
+import type { Resolve } from '../../src/collab/outbound.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createLogger } from '../../src/logger.ts';
 import { type RunningBot, startBot } from '../../src/runtime.ts';
@@ -62,7 +63,7 @@ export interface MultiHarness {
 }
 
 export async function startMultiHarness(
-  options: { env?: Record<string, string> } = {},
+  options: { env?: Record<string, string>; resolve?: Resolve } = {},
 ): Promise<MultiHarness> {
   const prefix = `test-multi-${randomBytes(6).toString('hex')}`;
   const signingSecret = `test-signing-${randomBytes(8).toString('hex')}`;
@@ -90,11 +91,13 @@ export async function startMultiHarness(
     JOB_BACKOFF_MS: '50',
     JOB_ATTEMPTS: '3',
     LOG_LEVEL: 'debug',
+    // The emulator listens on loopback, which the outbound guard refuses unless allowed.
+    COLLAB_ALLOWED_HOSTS: '127.0.0.1',
     ...options.env,
   });
   const logs = captureLogs();
   const logger = createLogger({ level: config.logLevel }, logs.stream);
-  const bot = await startBot(config, logger);
+  const bot = await startBot(config, logger, options.resolve ? { resolve: options.resolve } : {});
   const baseUrl = `http://127.0.0.1:${bot.port}`;
   const redis = connectRedis(REDIS_URL, 'producer');
   await whenReady(redis);
