@@ -23,6 +23,7 @@ import { createStore, type Store } from './store/index.ts';
 import { multiWorkspace } from './store/multiWorkspace.ts';
 import { oauthStateStore } from './store/oauthState.ts';
 import { connectRedis, type Redis, whenReady } from './store/redis.ts';
+import { slackTokenRefresher, tokenRotation } from './store/tokenRotation.ts';
 import { singleWorkspace, type Workspaces } from './store/workspaces.ts';
 
 export interface RunningBot {
@@ -61,7 +62,18 @@ export async function startBot(
   });
   const space = { prefix: config.prefix };
   const cipher = config.encryption ? createCipher(config.encryption) : undefined;
-  const store = createStore(producer, space, cipher ? { cipher } : {});
+  // Rotating bot tokens (token_rotation_enabled) are refreshed through the installation store.
+  const rotation = config.install
+    ? tokenRotation(
+        producer,
+        slackTokenRefresher({
+          clientId: config.install.clientId,
+          clientSecret: config.install.clientSecret,
+          slackApiUrl: config.slack.apiUrl,
+        }),
+      )
+    : undefined;
+  const store = createStore(producer, space, { ...(cipher ? { cipher } : {}), rotation });
   const queue = createOperationsQueue(producer, { prefix: config.prefix, ...config.worker });
   const metrics = createMetrics();
   metrics.watchQueue(queue.queue);

@@ -19,6 +19,7 @@ import {
   interactionBody,
   OTHER_INSTALLATION,
   type SlackStandIn,
+  type SlackStandInOptions,
   slashCommandBody,
   startSlackStandIn,
   viewSubmission,
@@ -63,7 +64,7 @@ export interface MultiHarness {
 }
 
 export async function startMultiHarness(
-  options: { env?: Record<string, string>; resolve?: Resolve } = {},
+  options: { env?: Record<string, string>; resolve?: Resolve; slack?: SlackStandInOptions } = {},
 ): Promise<MultiHarness> {
   const prefix = `test-multi-${randomBytes(6).toString('hex')}`;
   const signingSecret = `test-signing-${randomBytes(8).toString('hex')}`;
@@ -75,7 +76,7 @@ export async function startMultiHarness(
   const keyA = `test-key-a-${randomBytes(8).toString('hex')}`;
   const keyB = `test-key-b-${randomBytes(8).toString('hex')}`;
   const emulator = await startEmulator({ apiKeys: [keyA, keyB] });
-  const slack = await startSlackStandIn();
+  const slack = await startSlackStandIn(options.slack ?? {});
   const config = loadConfig({
     SLACK_SIGNING_SECRET: signingSecret,
     SLACK_CLIENT_ID: 'test-client-id',
