@@ -28,8 +28,11 @@ export type LookupFunction = (
 ) => void;
 
 export interface OutboundGuard {
-  /** Why this URL may not be reached (a sentence for the admin), or undefined; resolves its host. */
-  check(url: string): Promise<string | undefined>;
+  /**
+   * Why this URL may not be reached (a sentence for the admin), or undefined; resolves its host,
+   * giving up after `timeoutMs` (Slack waits 3 s for the connect form's answer).
+   */
+  check(url: string, options?: { timeoutMs?: number }): Promise<string | undefined>;
   /** For net.connect: resolves, refuses a non-public address, answers only checked addresses. */
   lookup: LookupFunction;
   /** Why this host may not be reached without resolving it (an address, or a refused name). */
@@ -212,18 +215,28 @@ export function outboundGuard(options: OutboundGuardOptions = {}): OutboundGuard
 
   return {
     refusedLiteral,
-    async check(url) {
+    async check(url, checkOptions = {}) {
       let host: string;
       try {
         host = new URL(url).hostname;
       } catch {
         return 'This is not a valid URL.';
       }
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<string>((done) => {
+        if (checkOptions.timeoutMs === undefined) return;
+        timer = setTimeout(
+          () => done(`${normalHost(host)} could not be resolved in time: check the URL and try again.`),
+          checkOptions.timeoutMs,
+        );
+      });
       try {
-        const checked = await resolveChecked(host);
+        const checked = await Promise.race([resolveChecked(host), late]);
         return typeof checked === 'string' ? checked : undefined;
       } catch {
         return `${normalHost(host)} could not be resolved: check the URL.`;
+      } finally {
+        clearTimeout(timer);
       }
     },
     lookup(hostname, lookupOptions, callback) {

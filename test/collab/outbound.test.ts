@@ -106,8 +106,12 @@ describe('outboundGuard.check (when an admin enters the URL)', () => {
     expect(await guard.check('https://172.21.4.4')).toMatch(/private/);
   });
 
-  it('says when a name does not resolve', async () => {
+  it('says when a name does not resolve, or not in time', async () => {
     expect(await guard.check('https://nowhere.example.com')).toMatch(/could not be resolved/);
+    const silent = outboundGuard({ resolve: () => new Promise(() => {}) });
+    expect(await silent.check('https://slow.example.com', { timeoutMs: 20 })).toMatch(
+      /could not be resolved in time/,
+    );
   });
 });
 

@@ -18,6 +18,8 @@ type Args = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
 
 /** The whole check, connection included; Slack's 3 s hold the rest. */
 const CHECK_MS = 2000;
+/** Resolving the URL's host for the outbound guard, before the check. */
+const RESOLVE_MS = 700;
 
 type Errors = Partial<Record<string, string>>;
 
@@ -100,7 +102,7 @@ export function connectView(deps: ListenerDeps) {
       return;
     }
     // Only public addresses (or the operator's allow-list): the key is sent to whatever answers.
-    const refusedTarget = await deps.settings.collab.guard?.check(baseUrl);
+    const refusedTarget = await deps.settings.collab.guard?.check(baseUrl, { timeoutMs: RESOLVE_MS });
     if (refusedTarget) {
       await errors({ [INPUTS.baseUrl.block]: refusedTarget });
       return;
