@@ -2,6 +2,7 @@
  * The only reader of process.env. Every variable is documented here, in one place;
  * the README's configuration table is checked against CONFIG_DOCS by a test.
  */
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import { QueryNames } from './collab/wire.ts';
 
@@ -31,6 +32,8 @@ export const CONFIG_DOCS = {
   COLLAB_API_KEY: "Single-workspace mode: the organisation's API key.",
   COLLAB_QUERY_NAMES:
     'Optional JSON overriding the query parameter names of list endpoints, e.g. `{"pageSize":"per_page"}`.',
+  COLLAB_ALLOWED_HOSTS:
+    'Optional: hosts and CIDRs (comma separated, e.g. `collab.corp.internal,10.20.0.0/16`) that a service base URL may resolve to although they are not public (on-premises services). Others: only public addresses.',
   COLLAB_CONNECT_TIMEOUT_MS: 'Connect timeout of API calls. Default 5000.',
   COLLAB_TIMEOUT_MS: 'Time to wait for the headers and body of an API answer. Default 10000.',
   COLLAB_OPTIONS_TIMEOUT_MS:
@@ -38,6 +41,15 @@ export const CONFIG_DOCS = {
   REDIS_URL: 'Redis for the queue and state. Default `redis://127.0.0.1:6379`.',
   QUEUE_PREFIX: 'Prefix of every Redis key this app writes. Default `cs`.',
   PORT: 'HTTP port of the web role; Slack posts to `/slack/events`. Default 3000.',
+  HTTP_HEADERS_TIMEOUT_MS:
+    "Web role: a client must send a request's headers within this time, or its connection is closed (408). Default 10000.",
+  HTTP_REQUEST_TIMEOUT_MS:
+    'Web role: a whole request (headers and body) must arrive within this time. Default 30000.',
+  HTTP_KEEP_ALIVE_TIMEOUT_MS:
+    "Web role: an idle keep-alive connection is closed after this time; behind a load balancer, set it above the balancer's idle timeout. Default 5000.",
+  HTTP_MAX_CONNECTIONS: 'Web role: open connections at most; more are closed at once. Default 1000.',
+  SANDBOX:
+    '`npm start` only, never under `NODE_ENV=production`: `collab` pairs the configured Slack with the emulated service, `slack` the local Slack stand-in with the configured service, `all` emulates both.',
   WORKER_CONCURRENCY: 'Jobs one worker process runs at once. Default 16.',
   JOB_ATTEMPTS: 'Attempts of an operation before it is reported failed. Default 6.',
   JOB_BACKOFF_MS: 'First retry delay; doubles each attempt, with jitter. Default 1000.',
@@ -106,6 +118,21 @@ const EnvSchema = z.object({
         return z.NEVER;
       }
     }),
+  COLLAB_ALLOWED_HOSTS: z
+    .string()
+    .optional()
+    .transform((raw, ctx) => {
+      const entries = (raw ?? '')
+        .split(',')
+        .map((entry) => entry.trim())
+        .filter((entry) => entry !== '');
+      const bad = entries.filter((entry) => !isAllowedHostEntry(entry));
+      if (bad.length > 0) {
+        ctx.addIssue({ code: 'custom', message: `not a host name, address or CIDR: ${bad.join(', ')}` });
+        return z.NEVER;
+      }
+      return entries;
+    }),
   COLLAB_CONNECT_TIMEOUT_MS: int(5000, 100, 120_000),
   COLLAB_TIMEOUT_MS: int(10_000, 100, 300_000),
   COLLAB_OPTIONS_TIMEOUT_MS: int(1500, 100, 2500),
@@ -116,6 +143,12 @@ const EnvSchema = z.object({
     .optional()
     .default('cs'),
   PORT: int(3000, 0, 65_535),
+  HTTP_HEADERS_TIMEOUT_MS: int(10_000, 1, 600_000),
+  HTTP_REQUEST_TIMEOUT_MS: int(30_000, 1, 3_600_000),
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: int(5000, 1, 600_000),
+  HTTP_MAX_CONNECTIONS: int(1000, 1, 1_000_000),
+  // Read by `npm start` (src/sandbox/mode.ts) only; the bot ignores it.
+  SANDBOX: optionalText,
   WORKER_CONCURRENCY: int(16, 1, 1024),
   JOB_ATTEMPTS: int(6, 1, 50),
   JOB_BACKOFF_MS: int(1000, 10, 600_000),
@@ -199,6 +232,16 @@ export interface CollabConfig {
   connectTimeoutMs: number;
   timeoutMs: number;
   optionsTimeoutMs: number;
+  /** hosts and CIDRs a service URL entered on the connect form may resolve to although not public */
+  allowedHosts: string[];
+}
+
+/** Limits of the web role's HTTP server (node:http). */
+export interface HttpServerLimits {
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+  keepAliveTimeoutMs: number;
+  maxConnections: number;
 }
 
 export interface Config {
@@ -208,6 +251,7 @@ export interface Config {
   redisUrl: string;
   prefix: string;
   port: number;
+  http: HttpServerLimits;
   worker: { concurrency: number; attempts: number; backoffMs: number; lockMs: number };
   logLevel: string;
   /** multi-workspace mode (OAuth install); undefined in single-workspace mode */
@@ -276,6 +320,8 @@ export function loadConfig(env: Env = process.env): Config {
     need('COLLAB_API_URL', e.COLLAB_API_URL, 'where the collaboration service is');
     need('COLLAB_API_KEY', e.COLLAB_API_KEY, 'the organisation key for the service');
   }
+  if (e.HTTP_HEADERS_TIMEOUT_MS > e.HTTP_REQUEST_TIMEOUT_MS)
+    problems.push('HTTP_HEADERS_TIMEOUT_MS must not be greater than HTTP_REQUEST_TIMEOUT_MS.');
   if (e.SLACK_APP_TOKEN === undefined) need('SLACK_SIGNING_SECRET', e.SLACK_SIGNING_SECRET, 'HTTP mode');
   for (const name of ['ENCRYPTION_KEY', 'ENCRYPTION_KEY_PREVIOUS'] as const) {
     const value = e[name];
@@ -305,10 +351,17 @@ export function loadConfig(env: Env = process.env): Config {
       connectTimeoutMs: e.COLLAB_CONNECT_TIMEOUT_MS,
       timeoutMs: e.COLLAB_TIMEOUT_MS,
       optionsTimeoutMs: e.COLLAB_OPTIONS_TIMEOUT_MS,
+      allowedHosts: e.COLLAB_ALLOWED_HOSTS,
     },
     redisUrl: e.REDIS_URL,
     prefix: e.QUEUE_PREFIX,
     port: e.PORT,
+    http: {
+      headersTimeoutMs: e.HTTP_HEADERS_TIMEOUT_MS,
+      requestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_MS,
+      keepAliveTimeoutMs: e.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+      maxConnections: e.HTTP_MAX_CONNECTIONS,
+    },
     worker: {
       concurrency: e.WORKER_CONCURRENCY,
       attempts: e.JOB_ATTEMPTS,
@@ -352,6 +405,20 @@ export function loadConfig(env: Env = process.env): Config {
     digestQuietNote: e.DIGEST_QUIET_NOTE,
     postUrlPattern: e.COLLAB_POST_URL_PATTERN,
   };
+}
+
+/** A COLLAB_ALLOWED_HOSTS entry: a host name, an IP address, or a CIDR (address/prefix). */
+function isAllowedHostEntry(entry: string): boolean {
+  const [address, prefix, ...rest] = entry.split('/');
+  if (rest.length > 0 || address === undefined) return false;
+  const version = isIP(address.replace(/^\[|\]$/g, ''));
+  if (prefix !== undefined) {
+    const bits = Number(prefix);
+    return version !== 0 && /^\d+$/.test(prefix) && bits <= (version === 4 ? 32 : 128);
+  }
+  return (
+    version !== 0 || /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*\.?$/i.test(address)
+  );
 }
 
 /** 32 bytes as 64 hex digits, or as base64 (padded or not). */

@@ -1,12 +1,12 @@
 /**
- * Entry point: reads the role (web | worker | all, from `--role=` or ROLE), loads the
- * configuration, starts, and stops gracefully on SIGTERM/SIGINT. Without Slack credentials (or
- * without a collaboration API), it starts the sandbox instead (src/sandbox/run.ts).
+ * The production entry (dist/main.js, the image's entry): reads the role (web | worker | all,
+ * from `--role=` or ROLE), loads the configuration, starts, and stops gracefully on SIGTERM/SIGINT.
+ * An incomplete configuration is an error naming what is missing. It never imports the sandbox:
+ * `npm start` (src/start.ts) chooses between this entry and the sandbox's own.
  */
 import { ConfigError, loadConfig, ROLES, type Role } from './config.ts';
 import { createLogger } from './logger.ts';
 import { startBot } from './runtime.ts';
-import { sandboxPlan } from './sandbox/mode.ts';
 
 function roleFromArgs(argv: string[]): Role | undefined {
   const i = argv.findIndex((a) => a === '--role' || a.startsWith('--role='));
@@ -21,15 +21,6 @@ function roleFromArgs(argv: string[]): Role | undefined {
 
 async function main() {
   const role = roleFromArgs(process.argv.slice(2));
-  // Without Slack or collaboration credentials, run the sandbox: what is missing is emulated locally.
-  // Multi-workspace mode (OAuth) has no bot token nor service url in the environment, by design.
-  const multiWorkspace = Boolean(process.env.SLACK_CLIENT_ID?.trim());
-  const plan = multiWorkspace ? undefined : sandboxPlan(process.env);
-  if (plan) {
-    const { runSandbox } = await import('./sandbox/run.ts');
-    await runSandbox(plan);
-    return;
-  }
   let config: ReturnType<typeof loadConfig>;
   try {
     config = loadConfig({ ...process.env, ...(role ? { ROLE: role } : {}) });

@@ -7,6 +7,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { App } from '@slack/bolt';
 import type { Worker } from 'bullmq';
+import { outboundGuard, type Resolve } from './collab/outbound.ts';
 import type { Config } from './config.ts';
 import { processors } from './jobs/processors/index.ts';
 import { createOperationsQueue, type OperationsQueue } from './jobs/queue.ts';
@@ -16,12 +17,15 @@ import type { Logger } from './logger.ts';
 import { dashboardRoutes } from './ops/dashboard.ts';
 import { opsRoutes, startOpsServer } from './ops/health.ts';
 import { createMetrics, type Metrics } from './ops/metrics.ts';
+import { limitConnections, serverOptions } from './ops/serverLimits.ts';
 import { startTracing, type Tracing } from './ops/tracing.ts';
 import { buildSlackApp } from './slack/app.ts';
 import { createCipher } from './store/crypto.ts';
 import { createStore, type Store } from './store/index.ts';
 import { multiWorkspace } from './store/multiWorkspace.ts';
+import { oauthStateStore } from './store/oauthState.ts';
 import { connectRedis, type Redis, whenReady } from './store/redis.ts';
+import { slackTokenRefresher, tokenRotation } from './store/tokenRotation.ts';
 import { singleWorkspace, type Workspaces } from './store/workspaces.ts';
 
 export interface RunningBot {
@@ -42,6 +46,8 @@ export interface StartOptions {
   workspaces?: Workspaces;
   /** replaces the tracing the configuration asks for (tests: an in-memory exporter); stopped by its owner */
   tracing?: Tracing;
+  /** the resolver of the outbound guard (tests give a stub); default the system's */
+  resolve?: Resolve;
 }
 
 export async function startBot(
@@ -60,7 +66,18 @@ export async function startBot(
   });
   const space = { prefix: config.prefix };
   const cipher = config.encryption ? createCipher(config.encryption) : undefined;
-  const store = createStore(producer, space, cipher ? { cipher } : {});
+  // Rotating bot tokens (token_rotation_enabled) are refreshed through the installation store.
+  const rotation = config.install
+    ? tokenRotation(
+        producer,
+        slackTokenRefresher({
+          clientId: config.install.clientId,
+          clientSecret: config.install.clientSecret,
+          slackApiUrl: config.slack.apiUrl,
+        }),
+      )
+    : undefined;
+  const store = createStore(producer, space, { ...(cipher ? { cipher } : {}), rotation });
   // Off (and OpenTelemetry not loaded) unless OTEL_EXPORTER_OTLP_ENDPOINT is set.
   const ownTracing = options.tracing
     ? undefined
@@ -73,8 +90,16 @@ export async function startBot(
   const metrics = createMetrics();
   metrics.watchQueue(queue.queue);
   metrics.watchRedis(producer);
-  const collabSettings = { ...config.collab, onResponse: metrics.apiResponse };
   const multi = config.install !== undefined;
+  // Service URLs entered by workspace admins must be public (or allowed by the operator); the
+  // operator's own COLLAB_API_URL (single-workspace mode) is trusted as configured.
+  const guard = multi
+    ? outboundGuard({
+        allowed: config.collab.allowedHosts,
+        ...(options.resolve ? { resolve: options.resolve } : {}),
+      })
+    : undefined;
+  const collabSettings = { ...config.collab, onResponse: metrics.apiResponse, ...(guard ? { guard } : {}) };
   if (multi && (!store.installations || !store.connections)) {
     throw new TypeError('multi-workspace mode needs ENCRYPTION_KEY');
   }
@@ -102,7 +127,15 @@ export async function startBot(
       logger,
       port: config.port,
       optionsTimeoutMs: config.collab.optionsTimeoutMs,
-      ...(multi ? { install: { config: config.install!, installationStore: store.installations! } } : {}),
+      ...(multi
+        ? {
+            install: {
+              config: config.install!,
+              installationStore: store.installations!,
+              stateStore: oauthStateStore(producer, space, config.install!.stateSecret),
+            },
+          }
+        : {}),
       customRoutes: [
         ...opsRoutes(ops),
         ...(config.jobsDashboard ? await dashboardRoutes(queue.queue, config.jobsDashboard) : []),
@@ -116,8 +149,9 @@ export async function startBot(
       },
     });
     tracing?.traceSlackRequests(app);
-    const started = (await app.start(config.port)) as unknown;
+    const started = (await app.start(config.port, serverOptions(config.http))) as unknown;
     if (started && typeof (started as Server).address === 'function') {
+      limitConnections(started as Server, config.http);
       port = ((started as Server).address() as AddressInfo | null)?.port;
     }
   }
@@ -126,6 +160,7 @@ export async function startBot(
   let opsServer: Server | undefined;
   if (config.role === 'worker') {
     opsServer = await startOpsServer(ops, config.port);
+    limitConnections(opsServer, config.http);
     port = (opsServer.address() as AddressInfo | null)?.port;
   }
 

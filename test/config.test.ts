@@ -23,6 +23,40 @@ describe('configuration', () => {
     }
   });
 
+  it('web role limits: documented defaults, overrides, and a headers timeout within the request timeout', () => {
+    expect(loadConfig(complete).http).toEqual({
+      headersTimeoutMs: 10_000,
+      requestTimeoutMs: 30_000,
+      keepAliveTimeoutMs: 5000,
+      maxConnections: 1000,
+    });
+    expect(
+      loadConfig({ ...complete, HTTP_MAX_CONNECTIONS: '50', HTTP_KEEP_ALIVE_TIMEOUT_MS: '65000' }).http,
+    ).toMatchObject({
+      maxConnections: 50,
+      keepAliveTimeoutMs: 65_000,
+    });
+    expect(() => loadConfig({ ...complete, HTTP_HEADERS_TIMEOUT_MS: '40000' })).toThrow(
+      /HTTP_HEADERS_TIMEOUT_MS/,
+    );
+    expect(() => loadConfig({ ...complete, HTTP_MAX_CONNECTIONS: '0' })).toThrow(/HTTP_MAX_CONNECTIONS/);
+  });
+
+  it('COLLAB_ALLOWED_HOSTS: host names, addresses and CIDRs; anything else is named', () => {
+    expect(loadConfig(complete).collab.allowedHosts).toEqual([]);
+    expect(
+      loadConfig({
+        ...complete,
+        COLLAB_ALLOWED_HOSTS: 'collab.corp.internal, 10.20.0.0/16,fd12::/16,127.0.0.1',
+      }).collab.allowedHosts,
+    ).toEqual(['collab.corp.internal', '10.20.0.0/16', 'fd12::/16', '127.0.0.1']);
+    for (const bad of ['10.0.0.0/33', 'https://collab.corp', 'a b', '10.0.0.0/x']) {
+      expect(() => loadConfig({ ...complete, COLLAB_ALLOWED_HOSTS: bad }), bad).toThrow(
+        /COLLAB_ALLOWED_HOSTS/,
+      );
+    }
+  });
+
   it('applies the documented defaults', () => {
     const config = loadConfig(complete);
     expect(config.role).toBe('all');

@@ -11,6 +11,7 @@ import type { z } from 'zod';
 import type { CollabErrorKind } from './errors.ts';
 import { createHttp, type HttpMethod, type Timeouts } from './http.ts';
 import { compact, pathParam, validate } from './inputs.ts';
+import type { OutboundGuard } from './outbound.ts';
 import { walkPages } from './pages.ts';
 import {
   type AnyListQuery,
@@ -57,6 +58,8 @@ export interface CollabClientOptions {
   connections?: number;
   /** An undici dispatcher to share a pool; the client then does not close it. */
   dispatcher?: Dispatcher;
+  /** Checks the address of every connection (URLs entered by workspace admins); see outbound.ts. */
+  guard?: OutboundGuard;
   /** Metrics hook, called once per HTTP exchange; carries no key. Its errors are ignored. */
   onResponse?: (event: {
     operation: string;

@@ -8,7 +8,7 @@
  * errors are reduced to their name and code (errors.ts).
  */
 import { performance } from 'node:perf_hooks';
-import { type Dispatcher, Pool, request } from 'undici';
+import { buildConnector, type Dispatcher, Pool, request } from 'undici';
 import type { z } from 'zod';
 import {
   type CollabError,
@@ -19,6 +19,7 @@ import {
   errorFromTransport,
   isCollabError,
 } from './errors.ts';
+import { type OutboundGuard, RefusedTargetError } from './outbound.ts';
 import { type WriteProgress, WriteTracker } from './written.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'DELETE';
@@ -47,6 +48,8 @@ export interface HttpOptions {
   connections?: number;
   dispatcher?: Dispatcher;
   onResponse?: (event: ResponseEvent) => void;
+  /** Checks the address of every connection (URLs entered by workspace admins); see outbound.ts. */
+  guard?: OutboundGuard;
 }
 
 export interface Exchange<T> {
@@ -75,11 +78,14 @@ export function createHttp(options: HttpOptions): Http {
   const base = parseBaseUrl(options.baseUrl);
   const timeouts = { ...DEFAULT_TIMEOUTS, ...(options.timeouts ?? {}) };
   const own = options.dispatcher === undefined;
+  if (options.guard && !own) throw new TypeError('collab client: an outbound guard needs its own pool');
   const dispatcher: Dispatcher =
     options.dispatcher ??
     new Pool(base.origin, {
       connections: options.connections ?? DEFAULT_CONNECTIONS,
-      connect: { timeout: timeouts.connectMs },
+      connect: options.guard
+        ? guardedConnector(timeouts.connectMs, options.guard)
+        : { timeout: timeouts.connectMs },
       headersTimeout: timeouts.headersMs,
       bodyTimeout: timeouts.bodyMs,
     });
@@ -237,4 +243,20 @@ function parseBaseUrl(baseUrl: string): { origin: string; pathPrefix: string } {
     throw new TypeError('collab client: baseUrl must not carry credentials');
   }
   return { origin: url.origin, pathPrefix: url.pathname.replace(/\/+$/, '') };
+}
+
+/**
+ * A connector that resolves through the guard and connects to the address it checked; an
+ * address literal (which net.connect does not resolve) is checked here.
+ */
+function guardedConnector(timeout: number, guard: OutboundGuard): buildConnector.connector {
+  const connect = buildConnector({ timeout, lookup: guard.lookup } as buildConnector.BuildOptions);
+  return (opts, callback) => {
+    const refused = guard.refusedLiteral(opts.hostname);
+    if (refused) {
+      callback(new RefusedTargetError(refused), null);
+      return;
+    }
+    connect(opts, callback);
+  };
 }

@@ -12,6 +12,7 @@ import {
   type InstallationStore,
   LogLevel,
   type ReceiverEvent,
+  type StateStore,
 } from '@slack/bolt';
 import type { InstallConfig, SlackConfig } from '../config.ts';
 import type { OperationsQueue } from '../jobs/queue.ts';
@@ -20,9 +21,11 @@ import type { Store } from '../store/index.ts';
 import type { CollabClientSettings, Workspaces } from '../store/workspaces.ts';
 import { registerListeners } from './listeners/index.ts';
 import { BOT_SCOPES } from './scopes.ts';
+import { refuseFutureTimestamps } from './timestamps.ts';
 
 /** Slack's payloads are small; anything bigger is refused with 413 before it is parsed. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
+export const EVENTS_PATH = '/slack/events';
 export const INSTALL_PATH = '/slack/install';
 export const REDIRECT_PATH = '/slack/oauth_redirect';
 
@@ -37,7 +40,9 @@ export interface SlackAppDeps {
   /** how long option lists (pickers) wait on the collaboration API; default 1500 ms */
   optionsTimeoutMs?: number;
   /** multi-workspace mode: OAuth install through Bolt's installer, installations in this store */
-  install?: { config: InstallConfig; installationStore: InstallationStore } | undefined;
+  install?:
+    | { config: InstallConfig; installationStore: InstallationStore; stateStore?: StateStore | undefined }
+    | undefined;
   /** extra HTTP routes beside Slack's (health, readiness, metrics) */
   customRoutes?: CustomRoute[];
   /** called when a Slack request is acked (metrics) */
@@ -95,11 +100,14 @@ export function buildSlackApp(deps: SlackAppDeps): App {
     redirectUriPath: REDIRECT_PATH,
     // GET /slack/install redirects straight to Slack's consent screen (state set in a cookie).
     directInstall: true,
+    // A state store of our own (signed, used once) replaces Bolt's (signed, reusable).
+    ...(install?.stateStore ? { stateStore: install.stateStore } : {}),
     clientOptions,
   };
   const bolt = boltLogger(logger);
   // Requests are always verified: the signing secret is required and signatureVerification is
-  // never turned off (test/slack/requests.test.ts). Bolt rejects timestamps older than 5 minutes.
+  // never turned off (test/slack/requests.test.ts). Bolt rejects timestamps older than 5 minutes,
+  // timestamps.ts those more than 5 minutes ahead.
   const transport: Partial<AppOptions> = socketMode
     ? {
         socketMode: true,
@@ -109,17 +117,20 @@ export function buildSlackApp(deps: SlackAppDeps): App {
           ? { customRoutes: deps.customRoutes, installerOptions: { ...installerOptions, port: deps.port } }
           : {}),
       }
-    : {
-        receiver: new HTTPReceiver({
-          signingSecret: slack.signingSecret!,
-          endpoints: '/slack/events',
-          ...(deps.port !== undefined ? { port: deps.port } : {}),
-          customRoutes: deps.customRoutes ?? [],
-          bodyLimit: BODY_LIMIT_BYTES,
-          logger: bolt,
-          ...(installer ? { ...installer, installerOptions } : {}),
-        }),
-      };
+    : { receiver: httpReceiver() };
+  function httpReceiver(): HTTPReceiver {
+    const receiver = new HTTPReceiver({
+      signingSecret: slack.signingSecret!,
+      endpoints: EVENTS_PATH,
+      ...(deps.port !== undefined ? { port: deps.port } : {}),
+      customRoutes: deps.customRoutes ?? [],
+      bodyLimit: BODY_LIMIT_BYTES,
+      logger: bolt,
+      ...(installer ? { ...installer, installerOptions } : {}),
+    });
+    receiver.requestListener = refuseFutureTimestamps(receiver.requestListener, EVENTS_PATH);
+    return receiver;
+  }
   const app = new App({
     // Multi-workspace: Bolt's installer authorizes from the installation store.
     ...(install ? {} : { authorize: singleWorkspaceAuthorize(slack) }),

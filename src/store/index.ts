@@ -15,10 +15,18 @@ import { recentStore } from './recent.ts';
 import type { Redis } from './redis.ts';
 import { teamStore } from './teams.ts';
 import { threadStore } from './threads.ts';
+import type { TokenRotation } from './tokenRotation.ts';
 import { urlStore } from './urls.ts';
 
-/** `cipher` (multi-workspace mode) adds the sealed stores: installations and connections. */
-export function createStore(redis: Redis, space: KeySpace, options: { cipher?: Cipher } = {}) {
+/**
+ * `cipher` (multi-workspace mode) adds the sealed stores: installations and connections;
+ * `rotation` refreshes rotating bot tokens as installations are read.
+ */
+export function createStore(
+  redis: Redis,
+  space: KeySpace,
+  options: { cipher?: Cipher; rotation?: TokenRotation | undefined } = {},
+) {
   const { cipher } = options;
   return {
     redis,
@@ -34,7 +42,9 @@ export function createStore(redis: Redis, space: KeySpace, options: { cipher?: C
     feeds: feedStore(redis, space),
     mirrors: mirrorStore(redis, space),
     teams: teamStore(redis, space),
-    installations: cipher ? installationStore(redis, space, cipher) : undefined,
+    installations: cipher
+      ? installationStore(redis, space, cipher, { rotation: options.rotation })
+      : undefined,
     connections: cipher ? connectionStore(redis, space, cipher) : undefined,
   };
 }

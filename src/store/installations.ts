@@ -1,12 +1,15 @@
 /**
  * Bolt's InstallationStore in Redis. Workspace installs live under the team's keys (so removing a
  * team's data removes its installation); Enterprise Grid org-wide installs under the enterprise's.
- * Installations hold bot tokens: they are stored sealed (crypto.ts), never in clear.
+ * Installations hold bot tokens: they are stored sealed (crypto.ts), never in clear. With token
+ * rotation, every installation read carries a bot token valid for a while yet (tokenRotation.ts):
+ * Bolt's installer (web role) and the worker both read through here.
  */
 import type { Installation, InstallationQuery, InstallationStore } from '@slack/bolt';
 import type { Cipher } from './crypto.ts';
 import { enterpriseKeys, type KeySpace, keys } from './keys.ts';
 import type { Redis } from './redis.ts';
+import type { TokenRotation } from './tokenRotation.ts';
 
 export type AnyInstallation = Installation<'v1' | 'v2', boolean>;
 
@@ -23,7 +26,12 @@ export class InstallationNotFoundError extends Error {
   override readonly name = 'InstallationNotFoundError';
 }
 
-export function installationStore(redis: Redis, space: KeySpace, cipher: Cipher): RedisInstallationStore {
+export function installationStore(
+  redis: Redis,
+  space: KeySpace,
+  cipher: Cipher,
+  options: { rotation?: TokenRotation | undefined } = {},
+): RedisInstallationStore {
   const where = (query: {
     isEnterpriseInstall?: boolean;
     enterpriseId?: string | undefined;
@@ -48,6 +56,18 @@ export function installationStore(redis: Redis, space: KeySpace, cipher: Cipher)
     return JSON.parse(plain) as AnyInstallation;
   };
 
+  const write = async (at: { key: string; context: string }, installation: AnyInstallation) => {
+    await redis.set(at.key, cipher.seal(JSON.stringify(installation), at.context));
+  };
+  /** With token rotation, every installation read has a bot token valid for a while yet. */
+  const fresh = async (at: { key: string; context: string }, installation: AnyInstallation | undefined) =>
+    installation && options.rotation
+      ? options.rotation.fresh(
+          { key: at.key, read: () => read(at), write: (next) => write(at, next) },
+          installation,
+        )
+      : installation;
+
   return {
     async storeInstallation(installation) {
       const at = where({
@@ -56,11 +76,11 @@ export function installationStore(redis: Redis, space: KeySpace, cipher: Cipher)
         teamId: installation.team?.id,
       });
       if (!at) throw new Error('an installation without a team or an enterprise cannot be stored');
-      await redis.set(at.key, cipher.seal(JSON.stringify(installation), at.context));
+      await write(at, installation);
     },
     async fetchInstallation(query) {
       const at = where(query);
-      const found = at ? await read(at) : undefined;
+      const found = at ? await fresh(at, await read(at)) : undefined;
       if (!found) throw new InstallationNotFoundError('no installation for this workspace');
       return found;
     },
@@ -69,11 +89,13 @@ export function installationStore(redis: Redis, space: KeySpace, cipher: Cipher)
       if (at) await redis.del(at.key);
     },
     async forTeam(teamId) {
-      const own = await read(where({ teamId })!);
-      if (own) return own;
+      const team = where({ teamId })!;
+      const own = await read(team);
+      if (own) return fresh(team, own);
       const enterpriseId = await redis.get(keys(space, teamId).enterprise());
       if (!enterpriseId) return undefined;
-      return read(where({ isEnterpriseInstall: true, enterpriseId })!);
+      const org = where({ isEnterpriseInstall: true, enterpriseId })!;
+      return fresh(org, await read(org));
     },
     async rememberEnterprise(teamId, enterpriseId) {
       await redis.set(keys(space, teamId).enterprise(), enterpriseId);

@@ -82,6 +82,14 @@ export function enterpriseKeys(space: KeySpace, enterpriseId: string) {
   };
 }
 
+/** Keys of the app as a whole, not of one team. */
+export function appKeys(space: KeySpace) {
+  return {
+    /** an OAuth state already used at the callback: a second use is a replay */
+    oauthStateUsed: (nonce: string) => `${space.prefix}:oauth:used:${enc(nonce)}`,
+  };
+}
+
 /** The pattern that matches every key of one team (SCAN MATCH); `team` itself matches too. */
 export function teamPattern(space: KeySpace, teamId: string): string {
   const glob = (text: string) => text.replace(/[*?[\]\\]/g, (c) => `\\${c}`);

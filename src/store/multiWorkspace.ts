@@ -70,6 +70,8 @@ export function multiWorkspace(deps: MultiWorkspaceDeps): Workspaces {
       if (cached && cached.version === status.version && cached.botToken === botToken) {
         return { teamId, collab: cached.collab, slack: cached.slack };
       }
+      // A rotated token: the client of the old one is not needed any more.
+      if (cached && cached.botToken !== botToken) slackClients.delete(cached.botToken);
       const connection = await deps.connections.get(teamId);
       if (!connection) return undefined;
       const fresh: Cached = {

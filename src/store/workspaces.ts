@@ -35,6 +35,8 @@ export interface CollabClientSettings {
   connectTimeoutMs: number;
   timeoutMs: number;
   onResponse?: CollabClientOptions['onResponse'];
+  /** multi-workspace mode: service URLs come from workspace admins, so every connection is checked */
+  guard?: CollabClientOptions['guard'];
 }
 
 export function collabClientFor(
@@ -52,6 +54,7 @@ export function collabClientFor(
       bodyMs: settings.timeoutMs,
     },
     ...(settings.onResponse ? { onResponse: settings.onResponse } : {}),
+    ...(settings.guard ? { guard: settings.guard } : {}),
   });
 }
 

@@ -59,4 +59,41 @@ describe('npm start without credentials', () => {
     // Stopped: the port is free again.
     await expect(fetch(`http://127.0.0.1:${port}/`)).rejects.toThrow();
   }, 30_000);
+
+  it('SANDBOX=collab pairs the configured Slack with the emulator, and the start line says so', async () => {
+    const port = await freePort();
+    const env: NodeJS.ProcessEnv = {};
+    for (const [name, value] of Object.entries(process.env)) {
+      if (!/^(SLACK_|COLLAB_|QUEUE_PREFIX$|PORT$|ROLE$|SANDBOX$|NODE_ENV$)/.test(name)) env[name] = value;
+    }
+    child = spawn('npm', ['start', '--silent'], {
+      env: {
+        ...env,
+        PORT: String(port),
+        LOG_LEVEL: 'silent',
+        SANDBOX: 'collab',
+        SLACK_BOT_TOKEN: 'xoxb-test-sandbox-collab',
+        SLACK_SIGNING_SECRET: 'test-signing-sandbox',
+        SLACK_BOT_USER_ID: 'U_BOT',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    const started = child;
+    let stderr = '';
+    started.stderr?.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString('utf8');
+    });
+    const line = await new Promise<string>((resolve, reject) => {
+      let stdout = '';
+      started.stdout?.on('data', (chunk: Buffer) => {
+        stdout += chunk.toString('utf8');
+        const found = stdout.split('\n').find((l) => l.startsWith('collab-slack sandbox:'));
+        if (found) resolve(found);
+      });
+      started.once('exit', (code) => reject(new Error(`npm start exited (${String(code)}): ${stderr}`)));
+    });
+    expect(line).toContain(`Slack requests to http://127.0.0.1:${port}/slack/events`);
+    expect(line).toContain('real Slack + emulated collaboration API (SANDBOX=collab)');
+  }, 30_000);
 });

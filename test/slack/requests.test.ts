@@ -1,6 +1,6 @@
 /**
- * Every Slack request is verified: a bad or missing signature and a timestamp older than 5 minutes
- * are refused (Bolt's checks, never turned off), and bodies over 1 MB are refused with 413 before
+ * Every Slack request is verified: a bad or missing signature and a timestamp more than 5 minutes
+ * old or ahead are refused (Bolt's checks, never turned off), and bodies over 1 MB are refused with 413 before
  * they are parsed.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -53,6 +53,17 @@ describe('Slack request verification', () => {
     const raw = body();
     const stale = signSlackRequest(h.signingSecret, raw, Math.floor(Date.now() / 1000) - 6 * 60);
     expect((await postToBolt(h.baseUrl, h.signingSecret, 'command', raw, stale)).status).toBe(401);
+  });
+
+  it('refuses a request timestamped more than 5 minutes ahead, even correctly signed', async () => {
+    const raw = body();
+    const ahead = signSlackRequest(h.signingSecret, raw, Math.floor(Date.now() / 1000) + 6 * 60);
+    expect((await postToBolt(h.baseUrl, h.signingSecret, 'command', raw, ahead)).status).toBe(401);
+    const hourAhead = signSlackRequest(h.signingSecret, raw, Math.floor(Date.now() / 1000) + 3600);
+    expect((await postToBolt(h.baseUrl, h.signingSecret, 'command', raw, hourAhead)).status).toBe(401);
+    // A little clock skew is fine.
+    const skewed = signSlackRequest(h.signingSecret, raw, Math.floor(Date.now() / 1000) + 60);
+    expect((await postToBolt(h.baseUrl, h.signingSecret, 'command', raw, skewed)).status).toBe(200);
   });
 
   it('refuses a body over 1 MB with 413, before parsing it', async () => {

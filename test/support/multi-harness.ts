@@ -8,6 +8,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { type Job, QueueEvents } from 'bullmq';
+import type { Resolve } from '../../src/collab/outbound.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createLogger } from '../../src/logger.ts';
 import { type RunningBot, startBot } from '../../src/runtime.ts';
@@ -18,6 +19,7 @@ import {
   interactionBody,
   OTHER_INSTALLATION,
   type SlackStandIn,
+  type SlackStandInOptions,
   slashCommandBody,
   startSlackStandIn,
   viewSubmission,
@@ -62,7 +64,7 @@ export interface MultiHarness {
 }
 
 export async function startMultiHarness(
-  options: { env?: Record<string, string> } = {},
+  options: { env?: Record<string, string>; resolve?: Resolve; slack?: SlackStandInOptions } = {},
 ): Promise<MultiHarness> {
   const prefix = `test-multi-${randomBytes(6).toString('hex')}`;
   const signingSecret = `test-signing-${randomBytes(8).toString('hex')}`;
@@ -74,7 +76,7 @@ export async function startMultiHarness(
   const keyA = `test-key-a-${randomBytes(8).toString('hex')}`;
   const keyB = `test-key-b-${randomBytes(8).toString('hex')}`;
   const emulator = await startEmulator({ apiKeys: [keyA, keyB] });
-  const slack = await startSlackStandIn();
+  const slack = await startSlackStandIn(options.slack ?? {});
   const config = loadConfig({
     SLACK_SIGNING_SECRET: signingSecret,
     SLACK_CLIENT_ID: 'test-client-id',
@@ -90,11 +92,13 @@ export async function startMultiHarness(
     JOB_BACKOFF_MS: '50',
     JOB_ATTEMPTS: '3',
     LOG_LEVEL: 'debug',
+    // The emulator listens on loopback, which the outbound guard refuses unless allowed.
+    COLLAB_ALLOWED_HOSTS: '127.0.0.1',
     ...options.env,
   });
   const logs = captureLogs();
   const logger = createLogger({ level: config.logLevel }, logs.stream);
-  const bot = await startBot(config, logger);
+  const bot = await startBot(config, logger, options.resolve ? { resolve: options.resolve } : {});
   const baseUrl = `http://127.0.0.1:${bot.port}`;
   const redis = connectRedis(REDIS_URL, 'producer');
   await whenReady(redis);

@@ -30,6 +30,9 @@ export const OTHER_INSTALLATION = {
 
 const PERMALINK_ORIGIN = 'https://slack.example';
 
+/** How long a rotating access token lives (Slack: 12 hours). */
+export const TOKEN_LIFETIME_SECONDS = 12 * 3600;
+
 function fail(error: string, extra: Record<string, unknown> = {}): ApiResponse {
   return { ok: false, error, ...extra };
 }
@@ -411,22 +414,43 @@ const handlers: Record<string, Handler> = {
   },
 
   'oauth.v2.access': ({ world, args, installation }) => {
+    if (stringArg(args, 'grant_type') === 'refresh_token') {
+      // Token rotation: a refresh token is traded once for a new access token and refresh token.
+      const renewed = world.refresh(stringArg(args, 'refresh_token') ?? '');
+      if (renewed === undefined) return fail('invalid_refresh_token');
+      return {
+        ok: true,
+        app_id: renewed.installation.appId,
+        scope: OTHER_INSTALLATION.scope,
+        token_type: 'bot',
+        access_token: renewed.accessToken,
+        refresh_token: renewed.refreshToken,
+        expires_in: TOKEN_LIFETIME_SECONDS,
+        bot_user_id: renewed.installation.botUserId,
+        team: { id: renewed.installation.teamId, name: renewed.installation.teamName },
+        enterprise: null,
+        is_enterprise_install: false,
+      };
+    }
     if (stringArg(args, 'code') !== OTHER_INSTALLATION.code) return fail('invalid_code');
-    world.issue(OTHER_INSTALLATION.accessToken, {
+    const other: Installation = {
       teamId: OTHER_INSTALLATION.teamId,
       teamName: OTHER_INSTALLATION.teamName,
       teamDomain: OTHER_INSTALLATION.teamDomain,
       botUserId: OTHER_INSTALLATION.botUserId,
       botId: OTHER_INSTALLATION.botId,
       appId: installation.appId,
-    });
+    };
+    world.issue(OTHER_INSTALLATION.accessToken, other);
+    const rotating = world.tokenRotation ? world.rotatingPair(other) : undefined;
     return {
       ok: true,
       app_id: installation.appId,
       authed_user: { id: OTHER_INSTALLATION.authedUserId },
       scope: OTHER_INSTALLATION.scope,
       token_type: 'bot',
-      access_token: OTHER_INSTALLATION.accessToken,
+      access_token: rotating?.accessToken ?? OTHER_INSTALLATION.accessToken,
+      ...(rotating ? { refresh_token: rotating.refreshToken, expires_in: TOKEN_LIFETIME_SECONDS } : {}),
       bot_user_id: OTHER_INSTALLATION.botUserId,
       team: { id: OTHER_INSTALLATION.teamId, name: OTHER_INSTALLATION.teamName },
       enterprise: null,

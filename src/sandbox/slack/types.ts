@@ -144,6 +144,12 @@ export interface SlackStandInOptions {
   appId?: string;
   /** Socket Mode: the WebSocket URL `apps.connections.open` hands out; without it the call fails. */
   socketModeUrl?: string;
+  /**
+   * Token rotation (`token_rotation_enabled`): `oauth.v2.access` with a code also hands out a
+   * refresh token and `expires_in`; `grant_type=refresh_token` trades a refresh token (once) for
+   * a new pair. Default false.
+   */
+  tokenRotation?: boolean;
 }
 
 export interface FailNextOptions {

@@ -40,6 +40,10 @@ export class SlackWorld {
   private readonly users = new Map<string, SlackUser>();
   private readonly channels = new Map<string, SlackChannel>();
   private readonly issued = new Map<string, Installation>();
+  /** refresh token → the installation it renews; each is traded once */
+  private readonly refreshTokens = new Map<string, Installation>();
+  private rotations = 0;
+  readonly tokenRotation: boolean;
   private readonly openedDms = new Set<string>();
   private readonly failures = new Map<string, PendingFailure[]>();
 
@@ -48,6 +52,7 @@ export class SlackWorld {
 
   constructor(options: SlackStandInOptions) {
     this.socketModeUrl = options.socketModeUrl;
+    this.tokenRotation = options.tokenRotation === true;
     const teamId = options.teamId ?? 'T_LOCAL';
     this.defaultInstallation = {
       teamId,
@@ -67,6 +72,7 @@ export class SlackWorld {
     this.views.byId.clear();
     this.views.home.clear();
     this.issued.clear();
+    this.refreshTokens.clear();
     this.openedDms.clear();
     this.failures.clear();
     this.users.clear();
@@ -81,6 +87,26 @@ export class SlackWorld {
 
   issue(token: string, installation: Installation): void {
     this.issued.set(token, installation);
+  }
+
+  /** A new rotating pair for an installation: an access token it speaks for, a refresh token. */
+  rotatingPair(installation: Installation): { accessToken: string; refreshToken: string } {
+    this.rotations += 1;
+    const accessToken = `xoxe.xoxb-${installation.teamId}-${this.rotations}`;
+    const refreshToken = `xoxe-1-${installation.teamId}-${this.rotations}`;
+    this.issue(accessToken, installation);
+    this.refreshTokens.set(refreshToken, installation);
+    return { accessToken, refreshToken };
+  }
+
+  /** Trades a refresh token for a new pair; undefined if unknown or already traded. */
+  refresh(
+    refreshToken: string,
+  ): { installation: Installation; accessToken: string; refreshToken: string } | undefined {
+    const installation = this.refreshTokens.get(refreshToken);
+    if (installation === undefined) return undefined;
+    this.refreshTokens.delete(refreshToken);
+    return { installation, ...this.rotatingPair(installation) };
   }
 
   installations(): Installation[] {

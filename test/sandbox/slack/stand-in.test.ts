@@ -277,6 +277,40 @@ describe('Slack stand-in over HTTP with @slack/web-api', () => {
     expect(bad.data.error).toBe('invalid_code');
   });
 
+  it('with token rotation, hands out a refresh token and trades each one once (grant_type=refresh_token)', async () => {
+    const rotating = await startSlackStandIn({ tokenRotation: true });
+    try {
+      const noToken = new WebClient(undefined, { slackApiUrl: rotating.url, retryConfig: { retries: 0 } });
+      const install = await noToken.oauth.v2.access({
+        client_id: 'cid',
+        client_secret: 'cs',
+        code: 'good-code',
+      });
+      expect(install).toMatchObject({ ok: true, expires_in: 43_200, team: { id: 'T_OTHER' } });
+      expect(install.refresh_token).toMatch(/^xoxe-1-/);
+      const renewed = await noToken.oauth.v2.access({
+        client_id: 'cid',
+        client_secret: 'cs',
+        grant_type: 'refresh_token',
+        refresh_token: install.refresh_token!,
+      });
+      expect(renewed.access_token).not.toBe(install.access_token);
+      expect(renewed.refresh_token).not.toBe(install.refresh_token);
+      expect(await noToken.auth.test({ token: renewed.access_token! })).toMatchObject({ team_id: 'T_OTHER' });
+      const again = await platformError(
+        noToken.oauth.v2.access({
+          client_id: 'cid',
+          client_secret: 'cs',
+          grant_type: 'refresh_token',
+          refresh_token: install.refresh_token!,
+        }),
+      );
+      expect(again.data.error).toBe('invalid_refresh_token');
+    } finally {
+      await rotating.close();
+    }
+  });
+
   it('answers unknown methods with unknown_method', async () => {
     const error = await platformError(client.apiCall('nothing.here'));
     expect(error.data.error).toBe('unknown_method');

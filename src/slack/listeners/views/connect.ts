@@ -1,5 +1,6 @@
 /**
- * The connect modal's submission: checks the base url, then the key with a harmless call
+ * The connect modal's submission: checks the base url (https, and a public address unless the
+ * operator allows it: collab/outbound.ts), then the key with a harmless call
  * (`listChannels({ limit: 1 })`) before saving it sealed. Problems keep the modal open with the
  * reason under the field concerned. Slack allows 3 s for the answer, so the check has 2.
  */
@@ -17,6 +18,8 @@ type Args = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
 
 /** The whole check, connection included; Slack's 3 s hold the rest. */
 const CHECK_MS = 2000;
+/** Resolving the URL's host for the outbound guard, before the check. */
+const RESOLVE_MS = 700;
 
 type Errors = Partial<Record<string, string>>;
 
@@ -96,6 +99,12 @@ export function connectView(deps: ListenerDeps) {
     const urlProblem = baseUrlProblem(baseUrl, deps.settings.allowInsecureCollabUrl);
     if (urlProblem) {
       await errors({ [INPUTS.baseUrl.block]: urlProblem });
+      return;
+    }
+    // Only public addresses (or the operator's allow-list): the key is sent to whatever answers.
+    const refusedTarget = await deps.settings.collab.guard?.check(baseUrl, { timeoutMs: RESOLVE_MS });
+    if (refusedTarget) {
+      await errors({ [INPUTS.baseUrl.block]: refusedTarget });
       return;
     }
     let apiKey = value(INPUTS.apiKey);
