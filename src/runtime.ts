@@ -127,6 +127,8 @@ export async function startBot(
         concurrency: config.worker.concurrency,
         backoffMs: config.worker.backoffMs,
         lockMs: config.worker.lockMs,
+        // connect, answer headers, answer body, and undici's timers are ~1 s accurate
+        sendWindowMs: config.collab.connectTimeoutMs + 2 * config.collab.timeoutMs + 2000,
       },
       features: {
         digestQuietNote: config.digestQuietNote,
