@@ -176,9 +176,11 @@ export function stepLogOf(
       try {
         value = await run();
       } catch (error) {
-        if (recover && isCollabError(error) && error.kind !== 'ambiguous') {
+        if (recover && isCollabError(error)) {
+          // Refused: not in doubt. Ambiguous: in doubt, but the send is over — no need to wait it out.
           const failed = readLog(job);
-          failed.steps[name] = { started: true, refused: true };
+          failed.steps[name] =
+            error.kind === 'ambiguous' ? { started: true, until: now() } : { started: true, refused: true };
           await log.write(failed);
         }
         throw error;
