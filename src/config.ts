@@ -37,6 +37,8 @@ export const CONFIG_DOCS = {
     'Time the channel/member pickers wait for the API (Slack allows 3 s). Default 1500.',
   REDIS_URL: 'Redis for the queue and state. Default `redis://127.0.0.1:6379`.',
   QUEUE_PREFIX: 'Prefix of every Redis key this app writes. Default `cs`.',
+  REDIS_ALLOW_VOLATILE:
+    'Optional: `true` lets a production start (`NODE_ENV=production`) go on with a Redis that would lose or evict queued work (`appendonly no`, `appendfsync no`, an evicting `maxmemory-policy`); it then only warns.',
   PORT: 'HTTP port of the web role; Slack posts to `/slack/events`. Default 3000.',
   WORKER_CONCURRENCY: 'Jobs one worker process runs at once. Default 16.',
   JOB_ATTEMPTS: 'Attempts of an operation before it is reported failed. Default 6.',
@@ -107,6 +109,10 @@ const EnvSchema = z.object({
     .regex(/^[a-zA-Z0-9_-]+$/)
     .optional()
     .default('cs'),
+  REDIS_ALLOW_VOLATILE: z
+    .enum(['true', 'false', '1', '0', ''])
+    .optional()
+    .transform((v) => v === 'true' || v === '1'),
   PORT: int(3000, 0, 65_535),
   WORKER_CONCURRENCY: int(16, 1, 1024),
   JOB_ATTEMPTS: int(6, 1, 50),
@@ -190,6 +196,8 @@ export interface Config {
   slack: SlackConfig;
   collab: CollabConfig;
   redisUrl: string;
+  /** the start-up check of Redis's persistence and eviction (store/durability.ts) */
+  redisDurability: { production: boolean; allowVolatile: boolean };
   prefix: string;
   port: number;
   worker: { concurrency: number; attempts: number; backoffMs: number; lockMs: number };
@@ -283,6 +291,7 @@ export function loadConfig(env: Env = process.env): Config {
       optionsTimeoutMs: e.COLLAB_OPTIONS_TIMEOUT_MS,
     },
     redisUrl: e.REDIS_URL,
+    redisDurability: { production: e.NODE_ENV === 'production', allowVolatile: e.REDIS_ALLOW_VOLATILE },
     prefix: e.QUEUE_PREFIX,
     port: e.PORT,
     worker: {

@@ -17,6 +17,7 @@ import { opsRoutes, startOpsServer } from './ops/health.ts';
 import { createMetrics, type Metrics } from './ops/metrics.ts';
 import { buildSlackApp } from './slack/app.ts';
 import { createCipher } from './store/crypto.ts';
+import { checkDurability } from './store/durability.ts';
 import { createStore, type Store } from './store/index.ts';
 import { multiWorkspace } from './store/multiWorkspace.ts';
 import { connectRedis, type Redis, whenReady } from './store/redis.ts';
@@ -54,6 +55,14 @@ export async function startBot(
     workerConnection?.disconnect();
     throw new Error(`Redis does not answer at ${redactUrl(config.redisUrl)}: ${(error as Error).message}`);
   });
+  // A Redis that would lose or evict queued work: refused in production, a warning elsewhere.
+  const durability = await checkDurability(producer, { ...config.redisDurability, logger }).catch(
+    (error: unknown) => {
+      producer.disconnect();
+      workerConnection?.disconnect();
+      throw error;
+    },
+  );
   const space = { prefix: config.prefix };
   const cipher = config.encryption ? createCipher(config.encryption) : undefined;
   const store = createStore(producer, space, cipher ? { cipher } : {});
@@ -75,7 +84,13 @@ export async function startBot(
           collab: collabSettings,
         })
       : singleWorkspace(config, { onResponse: metrics.apiResponse }));
-  const ops = { redis: producer, queue: queue.queue, metrics, maxWaiting: config.readyMaxWaiting };
+  const ops = {
+    redis: producer,
+    queue: queue.queue,
+    metrics,
+    maxWaiting: config.readyMaxWaiting,
+    durability,
+  };
   const schedules = createSchedules(queue.queue);
 
   let app: App | undefined;

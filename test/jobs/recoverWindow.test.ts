@@ -40,7 +40,11 @@ describe('recovering a create in a busy channel', () => {
     try {
       const origin = originOf(h);
       const text = unique('lost answer');
-      const { state } = await run(h, 'createPost', { origin, channel: { name: 'engineering' }, content: text });
+      const { state } = await run(h, 'createPost', {
+        origin,
+        channel: { name: 'engineering' },
+        content: text,
+      });
       expect(state).toBe('completed');
       expect(appPostsWith(h, text)).toHaveLength(1);
       expect(responseTexts(h, origin).at(-1)).toContain('Posted to #engineering');
