@@ -19,6 +19,7 @@ import type { ProcessorContext, ProcessorFeatures, Processors } from './context.
 import { describeOperation, humanError, isUserError } from './errors.ts';
 import { createOutcomes } from './outcome.ts';
 import { DEFAULT_POLLING, type PollingSettings } from './polling.ts';
+import { isWaitTurn } from './processors/commentLease.ts';
 import { QUEUE_NAME } from './queue.ts';
 import type { Schedules } from './schedules.ts';
 import { isOperation, JOB_SCHEMAS, type Origin } from './schemas.ts';
@@ -160,6 +161,11 @@ export function createWorker(deps: WorkerDeps): Worker {
   ) {
     // This run lost the job to another run: it must not write, tell or move anything.
     if (isLockLost(error)) throw error;
+    // Waiting for its turn on a post (another comment is in flight): no attempt spent, nobody told.
+    if (isWaitTurn(error) && token) {
+      await job.moveToDelayed(now() + error.retryAfterMs, token);
+      throw new DelayedError();
+    }
     const operation = job.name;
     const attempts = job.opts.attempts ?? 1;
     const log = readLog(job);
