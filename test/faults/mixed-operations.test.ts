@@ -155,35 +155,39 @@ describe(`fault suite: ${OPS} operations, ${KILLS} worker kills, ${REDIS_KILLS.l
     const killTimes = Array.from({ length: KILLS }, () => 500 + random() * (sendMs + 5000)).sort(
       (a, b) => a - b,
     );
-    const timeline = [
-      ...killTimes.map((t) => ({ t, what: 'kill' as const })),
-      ...REDIS_KILLS.map((share) => ({ t: sendMs * share, what: 'redis' as const })),
-    ].sort((a, b) => a.t - b.t);
+    // Two timelines, so a slow worker restart (a loaded machine) never pushes a Redis kill past
+    // the sending: worker kills one after another, Redis kills at their own moments.
     let kills = 0;
     let redisKills = 0;
     let redisDownMs = 0;
-    const chaos = (async () => {
-      for (const step of timeline) {
-        const wait = started + step.t - Date.now();
-        if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-        if (step.what === 'kill') {
-          await worker.kill();
-          kills += 1;
-          chaosLog.push(`${at()} worker SIGKILL #${kills}`);
-          await worker.start();
-          chaosLog.push(`${at()} worker up`);
-        } else {
-          await redis.kill();
-          const downAt = Date.now();
-          redisKills += 1;
-          chaosLog.push(`${at()} redis SIGKILL #${redisKills}`);
-          await new Promise((resolve) => setTimeout(resolve, REDIS_DOWN_MS));
-          await redis.start();
-          redisDownMs += Date.now() - downAt;
-          chaosLog.push(`${at()} redis up`);
-        }
+    const until = async (t: number) => {
+      const wait = started + t - Date.now();
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    };
+    const workerChaos = (async () => {
+      for (const t of killTimes) {
+        await until(t);
+        await worker.kill();
+        kills += 1;
+        chaosLog.push(`${at()} worker SIGKILL #${kills}`);
+        await worker.start();
+        chaosLog.push(`${at()} worker up`);
       }
     })();
+    const redisChaos = (async () => {
+      for (const share of REDIS_KILLS) {
+        await until(sendMs * share);
+        await redis.kill();
+        const downAt = Date.now();
+        redisKills += 1;
+        chaosLog.push(`${at()} redis SIGKILL #${redisKills}`);
+        await new Promise((resolve) => setTimeout(resolve, REDIS_DOWN_MS));
+        await redis.start();
+        redisDownMs += Date.now() - downAt;
+        chaosLog.push(`${at()} redis up`);
+      }
+    })();
+    const chaos = Promise.all([workerChaos, redisChaos]);
 
     // The load: signed slash commands on a fixed schedule (open loop), each with its own response_url.
     // Some commands are delivered a second time, as Slack may (same trigger_id, same response_url).

@@ -13,22 +13,11 @@
  */
 import { keys } from '../../store/keys.ts';
 import type { ProcessorContext } from '../context.ts';
+import { WaitTurnError } from '../errors.ts';
 import { QUEUE_NAME } from '../queue.ts';
 
 /** Long enough to outlive a comment's retries; taken over at once when its job has finished. */
 const LEASE_MS = 30 * 60_000;
-
-/** The job must wait for another: run again after `retryAfterMs`, spending no attempt, telling nobody. */
-export class WaitTurnError extends Error {
-  override name = 'WaitTurnError';
-  constructor(readonly retryAfterMs: number) {
-    super('another comment on the same post is being sent');
-  }
-}
-
-export function isWaitTurn(error: unknown): error is WaitTurnError {
-  return error instanceof WaitTurnError;
-}
 
 /**
  * Takes the lease for ARGV[1] when it is free, already this job's, or held by a job that has
