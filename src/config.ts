@@ -40,6 +40,8 @@ export const CONFIG_DOCS = {
     'Time the channel/member pickers wait for the API (Slack allows 3 s). Default 1500.',
   REDIS_URL: 'Redis for the queue and state. Default `redis://127.0.0.1:6379`.',
   QUEUE_PREFIX: 'Prefix of every Redis key this app writes. Default `cs`.',
+  REDIS_ALLOW_VOLATILE:
+    'Optional: `true` lets a production start (`NODE_ENV=production`) go on with a Redis that would lose or evict queued work (`appendonly no`, `appendfsync no`, an evicting `maxmemory-policy`); it then only warns.',
   PORT: 'HTTP port of the web role; Slack posts to `/slack/events`. Default 3000.',
   HTTP_HEADERS_TIMEOUT_MS:
     "Web role: a client must send a request's headers within this time, or its connection is closed (408). Default 10000.",
@@ -142,6 +144,10 @@ const EnvSchema = z.object({
     .regex(/^[a-zA-Z0-9_-]+$/)
     .optional()
     .default('cs'),
+  REDIS_ALLOW_VOLATILE: z
+    .enum(['true', 'false', '1', '0', ''])
+    .optional()
+    .transform((v) => v === 'true' || v === '1'),
   PORT: int(3000, 0, 65_535),
   HTTP_HEADERS_TIMEOUT_MS: int(10_000, 1, 600_000),
   HTTP_REQUEST_TIMEOUT_MS: int(30_000, 1, 3_600_000),
@@ -249,6 +255,8 @@ export interface Config {
   slack: SlackConfig;
   collab: CollabConfig;
   redisUrl: string;
+  /** the start-up check of Redis's persistence and eviction (store/durability.ts) */
+  redisDurability: { production: boolean; allowVolatile: boolean };
   prefix: string;
   port: number;
   http: HttpServerLimits;
@@ -354,6 +362,7 @@ export function loadConfig(env: Env = process.env): Config {
       allowedHosts: e.COLLAB_ALLOWED_HOSTS,
     },
     redisUrl: e.REDIS_URL,
+    redisDurability: { production: e.NODE_ENV === 'production', allowVolatile: e.REDIS_ALLOW_VOLATILE },
     prefix: e.QUEUE_PREFIX,
     port: e.PORT,
     http: {

@@ -21,6 +21,7 @@ import { limitConnections, serverOptions } from './ops/serverLimits.ts';
 import { startTracing, type Tracing } from './ops/tracing.ts';
 import { buildSlackApp } from './slack/app.ts';
 import { createCipher } from './store/crypto.ts';
+import { checkDurability } from './store/durability.ts';
 import { createStore, type Store } from './store/index.ts';
 import { multiWorkspace } from './store/multiWorkspace.ts';
 import { oauthStateStore } from './store/oauthState.ts';
@@ -64,6 +65,14 @@ export async function startBot(
     workerConnection?.disconnect();
     throw new Error(`Redis does not answer at ${redactUrl(config.redisUrl)}: ${(error as Error).message}`);
   });
+  // A Redis that would lose or evict queued work: refused in production, a warning elsewhere.
+  const durability = await checkDurability(producer, { ...config.redisDurability, logger }).catch(
+    (error: unknown) => {
+      producer.disconnect();
+      workerConnection?.disconnect();
+      throw error;
+    },
+  );
   const space = { prefix: config.prefix };
   const cipher = config.encryption ? createCipher(config.encryption) : undefined;
   // Rotating bot tokens (token_rotation_enabled) are refreshed through the installation store.
@@ -113,7 +122,13 @@ export async function startBot(
           collab: collabSettings,
         })
       : singleWorkspace(config, { onResponse: metrics.apiResponse }));
-  const ops = { redis: producer, queue: queue.queue, metrics, maxWaiting: config.readyMaxWaiting };
+  const ops = {
+    redis: producer,
+    queue: queue.queue,
+    metrics,
+    maxWaiting: config.readyMaxWaiting,
+    durability,
+  };
   const schedules = createSchedules(queue.queue);
 
   let app: App | undefined;
@@ -180,6 +195,8 @@ export async function startBot(
         backoffMs: config.worker.backoffMs,
         lockMs: config.worker.lockMs,
         telemetry,
+        // connect, answer headers, answer body, and undici's timers are ~1 s accurate
+        sendWindowMs: config.collab.connectTimeoutMs + 2 * config.collab.timeoutMs + 2000,
       },
       features: {
         digestQuietNote: config.digestQuietNote,

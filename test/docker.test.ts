@@ -91,6 +91,8 @@ describe('the Docker image (its steps on the host)', () => {
         COLLAB_API_URL: 'https://collab.example.com',
         COLLAB_API_KEY: 'test-key-image',
         REDIS_URL,
+        // The tests' shared Redis keeps nothing on disk; a production start would refuse it.
+        REDIS_ALLOW_VOLATILE: 'true',
         QUEUE_PREFIX: prefix,
         PORT: '0',
       },

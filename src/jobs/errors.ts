@@ -14,6 +14,18 @@ export function isUserError(error: unknown): error is UserError {
   return error instanceof UserError;
 }
 
+/** The job must wait for another (processors/commentLease.ts): run again after `retryAfterMs`, spending no attempt, telling nobody. */
+export class WaitTurnError extends Error {
+  override name = 'WaitTurnError';
+  constructor(readonly retryAfterMs: number) {
+    super('another comment on the same post is being sent');
+  }
+}
+
+export function isWaitTurn(error: unknown): error is WaitTurnError {
+  return error instanceof WaitTurnError;
+}
+
 const WHAT: Record<string, string> = {
   createPost: 'create the post',
   resolvePost: 'resolve the post',

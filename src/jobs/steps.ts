@@ -5,30 +5,73 @@
  * `once(name, run, recover)`:
  * - a step that finished returns its saved result without running again;
  * - a step that started but never recorded an end (the request may have reached the service)
- *   first asks `recover` whether the effect exists, and re-runs only if it does not;
+ *   first asks `recover` whether the effect exists, and re-runs only if it does not — unless its
+ *   send was answered with a refusal (`refused`: provably not applied), which is simply sent again;
  * - otherwise it records "started" durably (only if it has a `recover`: without one, a step that
  *   started and never ended simply runs again), runs, and records the result.
+ *
+ * Fenced by the job's lock. Every write of the log, and the check before any step runs, is one
+ * Redis script that goes through only while this run still holds the job's BullMQ lock (and
+ * extends it). A run that lost its lock — Redis was away or the process froze longer than the
+ * lock, and the stalled check handed the job to another run — stops at its next step with
+ * {@link LockLostError}: it neither starts an effect nor overwrites the new run's log. The send
+ * it may have had in flight is covered by the started mark's `until` (the latest moment that
+ * send can still be answered): a run that finds a started step waits until then before it
+ * recovers, so it never looks for an effect that is still on its way.
  */
+import { setTimeout as delay } from 'node:timers/promises';
 import type { Job } from 'bullmq';
 import { isCollabError } from '../collab/errors.ts';
+import type { Redis } from '../store/redis.ts';
+
+export interface StepRecord {
+  started: true;
+  done?: true;
+  value?: unknown;
+  /**
+   * The last send of a step with a recover was answered with a status that says it was not
+   * applied (429, 4xx, 5xx) or never left (connection refused) — it is not in doubt.
+   */
+  refused?: true;
+  /** epoch ms: after this, the send that marked the step started can no longer be in flight */
+  until?: number;
+}
 
 export interface StepLog {
-  /**
-   * `refused`: the last send of a step with a recover was answered with a status that says it
-   * was not applied (429, 4xx, 5xx) or never left (connection refused) — it is not in doubt.
-   */
-  steps: Record<string, { started: true; done?: true; value?: unknown; refused?: true }>;
+  steps: Record<string, StepRecord>;
   rateLimited?: number;
   notifiedRetry?: true;
   /** extra runs after the last attempt, to settle a step in doubt (worker.ts) */
   settleRuns?: number;
+  /** the person was told the operation failed: no later run may do anything or tell anything */
+  failedTold?: true;
+}
+
+/** The step that tells the person the outcome (processors/tell.ts). */
+export const TELL_STEP = 'tell';
+
+/** This run no longer holds the job's lock: another run has (or will have) the job. */
+export class LockLostError extends Error {
+  override name = 'LockLostError';
+  constructor(jobId: string | undefined) {
+    super(`lost the lock of job ${jobId ?? '?'}: another run owns it now`);
+  }
+}
+
+export function isLockLost(error: unknown): error is LockLostError {
+  return error instanceof LockLostError;
 }
 
 /** Steps that started, never ended, and may have taken effect (their answer was lost). */
 export function stepsInDoubt(log: StepLog): string[] {
   return Object.entries(log.steps)
-    .filter(([, step]) => step.started && !step.done && !step.refused)
+    .filter(([name, step]) => name !== TELL_STEP && step.started && !step.done && !step.refused)
     .map(([name]) => name);
+}
+
+/** The final outcome started being told: nothing after it may tell anything else. */
+export function finalTold(log: StepLog): boolean {
+  return Boolean(log.failedTold || log.steps[TELL_STEP]?.started);
 }
 
 export function readLog(job: Job): StepLog {
@@ -37,8 +80,34 @@ export function readLog(job: Job): StepLog {
   return { steps: {} };
 }
 
-export async function writeLog(job: Job, log: StepLog): Promise<void> {
-  await job.updateProgress(log as unknown as object);
+/** Checks the lock is this run's and extends it; writes the progress when one is given. */
+const FENCE_SCRIPT = `
+if redis.call('GET', KEYS[2]) ~= ARGV[1] then return 0 end
+redis.call('PEXPIRE', KEYS[2], ARGV[2])
+if ARGV[3] ~= '' then redis.call('HSET', KEYS[1], 'progress', ARGV[3]) end
+return 1`;
+
+export interface FenceSettings {
+  /** the Redis of the queue */
+  connection: Redis;
+  /** the queue's key prefix (BullMQ's `prefix`) and name */
+  prefix: string;
+  queueName: string;
+  /** the lock's duration, renewed by every fenced write */
+  lockMs: number;
+  /** the longest a step's send can take (connect + answer timeouts, with a margin) */
+  sendWindowMs: number;
+  now?: () => number;
+}
+
+/** The step log of one run of a job, its writes fenced by the run's lock `token`. */
+export interface StepLogOfRun {
+  read(): StepLog;
+  /** writes the log; throws LockLostError when this run no longer holds the job */
+  write(log: StepLog): Promise<void>;
+  /** checks (and extends) the lock; throws LockLostError when lost */
+  fence(): Promise<void>;
+  once: Once;
 }
 
 export type Once = <T>(
@@ -47,38 +116,80 @@ export type Once = <T>(
   recover?: () => Promise<T | undefined>,
 ) => Promise<T>;
 
-export function stepRunner(job: Job): Once {
-  return async function once<T>(name: string, run: () => Promise<T>, recover?: () => Promise<T | undefined>) {
-    const log = readLog(job);
-    const step = log.steps[name];
-    if (step?.done) return step.value as T;
-    if (step?.started && recover) {
-      const found = await recover();
-      if (found !== undefined) {
-        log.steps[name] = { started: true, done: true, value: found };
-        await writeLog(job, log);
-        return found;
+export function stepLogOf(
+  job: Job,
+  token: string | undefined,
+  settings: FenceSettings,
+  signal?: AbortSignal,
+): StepLogOfRun {
+  const now = settings.now ?? Date.now;
+  const jobKey = `${settings.prefix}:${settings.queueName}:${job.id}`;
+
+  async function fenced(progress: string): Promise<void> {
+    if (token === undefined) {
+      // A job run without a lock (never by the worker): unfenced, as BullMQ itself would write it.
+      if (progress !== '') await job.updateProgress(JSON.parse(progress) as object);
+      return;
+    }
+    const held = await settings.connection.eval(
+      FENCE_SCRIPT,
+      2,
+      jobKey,
+      `${jobKey}:lock`,
+      token,
+      String(settings.lockMs),
+      progress,
+    );
+    if (held !== 1) throw new LockLostError(job.id);
+  }
+
+  const log: StepLogOfRun = {
+    read: () => readLog(job),
+    async write(value) {
+      await fenced(JSON.stringify(value));
+      job.progress = value as unknown as object;
+    },
+    fence: () => fenced(''),
+    async once<T>(name: string, run: () => Promise<T>, recover?: () => Promise<T | undefined>) {
+      const current = readLog(job);
+      const step = current.steps[name];
+      if (step?.done) return step.value as T;
+      if (step?.started && !step.refused && recover) {
+        // The send that marked it may still be on its way (its run lost the lock): wait it out.
+        const wait = (step.until ?? 0) - now();
+        if (wait > 0) await delay(Math.min(wait, settings.sendWindowMs), undefined, { signal });
+        const found = await recover();
+        if (found !== undefined) {
+          current.steps[name] = { started: true, done: true, value: found };
+          await log.write(current);
+          return found;
+        }
       }
-    }
-    // "Started" matters only to a step that can recover: one without a recover runs again anyway.
-    if (recover) {
-      log.steps[name] = { started: true };
-      await writeLog(job, log);
-    }
-    let value: T;
-    try {
-      value = await run();
-    } catch (error) {
-      if (recover && isCollabError(error) && error.kind !== 'ambiguous') {
-        const failed = readLog(job);
-        failed.steps[name] = { started: true, refused: true };
-        await writeLog(job, failed);
+      // "Started" matters only to a step that can recover: one without a recover runs again anyway.
+      if (recover) {
+        current.steps[name] = { started: true, until: now() + settings.sendWindowMs };
+        await log.write(current);
+      } else {
+        await log.fence();
       }
-      throw error;
-    }
-    const after = readLog(job);
-    after.steps[name] = { started: true, done: true, value };
-    await writeLog(job, after);
-    return value;
+      let value: T;
+      try {
+        value = await run();
+      } catch (error) {
+        if (recover && isCollabError(error)) {
+          // Refused: not in doubt. Ambiguous: in doubt, but the send is over — no need to wait it out.
+          const failed = readLog(job);
+          failed.steps[name] =
+            error.kind === 'ambiguous' ? { started: true, until: now() } : { started: true, refused: true };
+          await log.write(failed);
+        }
+        throw error;
+      }
+      const after = readLog(job);
+      after.steps[name] = { started: true, done: true, value };
+      await log.write(after);
+      return value;
+    },
   };
+  return log;
 }

@@ -16,13 +16,13 @@ import type { Store } from '../store/index.ts';
 import type { Redis } from '../store/redis.ts';
 import { NOT_CONNECTED, type Workspaces } from '../store/workspaces.ts';
 import type { ProcessorContext, ProcessorFeatures, Processors } from './context.ts';
-import { describeOperation, humanError, isUserError } from './errors.ts';
+import { describeOperation, humanError, isUserError, isWaitTurn } from './errors.ts';
 import { createOutcomes } from './outcome.ts';
 import { DEFAULT_POLLING, type PollingSettings } from './polling.ts';
 import { QUEUE_NAME } from './queue.ts';
 import type { Schedules } from './schedules.ts';
 import { isOperation, JOB_SCHEMAS, type Origin } from './schemas.ts';
-import { readLog, stepRunner, stepsInDoubt, writeLog } from './steps.ts';
+import { finalTold, isLockLost, readLog, type StepLogOfRun, stepLogOf, stepsInDoubt } from './steps.ts';
 
 export interface WorkerSettings {
   prefix: string;
@@ -38,6 +38,12 @@ export interface WorkerSettings {
   lockMs?: number;
   /** BullMQ telemetry (OpenTelemetry when tracing is on): each job's span continues its enqueue's trace */
   telemetry?: Telemetry | undefined;
+  /**
+   * The longest one API call can take (connect and answer timeouts, with a margin). A run that
+   * finds a step started by a run that lost the job waits this long past that start before it
+   * looks for what landed. Default 30 s.
+   */
+  sendWindowMs?: number;
 }
 
 export interface WorkerDeps {
@@ -69,6 +75,14 @@ export function createWorker(deps: WorkerDeps): Worker {
   const now = deps.now ?? Date.now;
   const maxRateLimitWaits = settings.maxRateLimitWaits ?? 20;
   const lockMs = settings.lockMs ?? 60_000;
+  const fenceSettings = {
+    connection: deps.connection,
+    prefix: settings.prefix,
+    queueName: QUEUE_NAME,
+    lockMs,
+    sendWindowMs: settings.sendWindowMs ?? 30_000,
+    now,
+  };
 
   const worker = new Worker(
     QUEUE_NAME,
@@ -81,6 +95,9 @@ export function createWorker(deps: WorkerDeps): Worker {
         throw new UnrecoverableError('malformed job data');
       }
       const data = parsed.data;
+      const steps = stepLogOf(job, token, fenceSettings, signal);
+      // Told it failed already (its end was then lost with Redis, and it ran again): nothing more.
+      if (readLog(job).failedTold) throw new UnrecoverableError('already reported failed');
       // Jobs a person asked for carry their origin; scheduled jobs (feeds, digests) only a team.
       const origin: Origin | undefined = 'origin' in data ? data.origin : undefined;
       const teamId = origin?.teamId ?? (data as unknown as { teamId: string }).teamId;
@@ -108,7 +125,7 @@ export function createWorker(deps: WorkerDeps): Worker {
         outcomes,
         schedules: deps.schedules,
         polling: deps.polling ?? DEFAULT_POLLING,
-        once: stepRunner(job),
+        once: steps.once,
         logger: logger.child({ jobId: job.id, operation }),
         isRerun: job.attemptsStarted > 1 || job.stalledCounter > 0,
         signal,
@@ -121,7 +138,7 @@ export function createWorker(deps: WorkerDeps): Worker {
           ctx,
         );
       } catch (error) {
-        await onFailure(job, token, error, origin, ctx);
+        await onFailure(job, token, error, origin, ctx, steps);
       }
     },
     {
@@ -142,7 +159,15 @@ export function createWorker(deps: WorkerDeps): Worker {
     error: unknown,
     origin: Origin | undefined,
     ctx: ProcessorContext,
+    steps: StepLogOfRun,
   ) {
+    // This run lost the job to another run: it must not write, tell or move anything.
+    if (isLockLost(error)) throw error;
+    // Waiting for its turn on a post (another comment is in flight): no attempt spent, nobody told.
+    if (isWaitTurn(error) && token) {
+      await job.moveToDelayed(now() + error.retryAfterMs, token);
+      throw new DelayedError();
+    }
     const operation = job.name;
     const attempts = job.opts.attempts ?? 1;
     const log = readLog(job);
@@ -153,9 +178,10 @@ export function createWorker(deps: WorkerDeps): Worker {
         const delay = error.retryAfterMs ?? backoffDelay(settings.backoffMs, waited);
         const at = now() + delay;
         log.rateLimited = waited + 1;
-        const tellNow = !log.notifiedRetry;
+        // Never a notice after the outcome was told (a failure after the telling began).
+        const tellNow = !log.notifiedRetry && !finalTold(log);
         log.notifiedRetry = true;
-        await writeLog(job, log);
+        await steps.write(log);
         if (tellNow) await tellRetry(ctx, origin, operation, at);
         ctx.logger.info({ delay }, 'rate limited; delayed');
         await job.moveToDelayed(at, token);
@@ -173,7 +199,7 @@ export function createWorker(deps: WorkerDeps): Worker {
     const inDoubt = stepsInDoubt(log).length > 0;
     if (final && !refused && inDoubt && token && (log.settleRuns ?? 0) < MAX_SETTLE_RUNS) {
       log.settleRuns = (log.settleRuns ?? 0) + 1;
-      await writeLog(job, log);
+      await steps.write(log);
       const delay = backoffDelay(settings.backoffMs, job.attemptsMade);
       ctx.logger.info({ delay }, 'last attempt ended in doubt; running once more to settle it');
       await job.moveToDelayed(now() + delay, token);
@@ -182,7 +208,11 @@ export function createWorker(deps: WorkerDeps): Worker {
 
     if (final) {
       ctx.logger.warn({ err: isCollabError(error) ? error.toJSON() : error }, 'operation failed');
-      if (origin) {
+      // The success was told already (what failed came after): the person's outcome stands.
+      if (origin && !finalTold(log)) {
+        // Marked before it is told, so no later run of this job tells anything else.
+        log.failedTold = true;
+        await steps.write(log);
         const words =
           !refused && inDoubt
             ? `Could not ${describeOperation(operation)} for sure: it was sent, but the service never confirmed it and retries did not get through. It may have gone through: check before trying again.`
@@ -197,9 +227,9 @@ export function createWorker(deps: WorkerDeps): Worker {
       throw new UnrecoverableError(error instanceof Error ? error.message : String(error));
     }
 
-    if (!log.notifiedRetry) {
+    if (!log.notifiedRetry && !finalTold(log)) {
       log.notifiedRetry = true;
-      await writeLog(job, log);
+      await steps.write(log);
       const at = now() + backoffDelay(settings.backoffMs, job.attemptsMade, () => 1);
       await tellRetry(ctx, origin, operation, at);
     }
@@ -211,9 +241,11 @@ export function createWorker(deps: WorkerDeps): Worker {
     if (job && /stalled/i.test(error.message) && isOperation(job.name)) {
       const origin = (job.data as { origin?: Origin }).origin;
       if (!origin) return;
+      const log = readLog(job);
+      // The outcome was told (or began to be) before the last stall: it stands.
+      if (finalTold(log)) return;
       void rememberOutcome(origin, job.name, 'failed', 'the worker stopped while running it');
       // Steps that ended or may have taken effect: part of it may be done, so no plain "try again".
-      const log = readLog(job);
       const partly = stepsInDoubt(log).length > 0 || Object.values(log.steps).some((step) => step.done);
       const text = partly
         ? `:warning: Could not finish: the worker stopped while running it, and it may have gone through (${describeOperation(job.name)}). Check before trying again.`

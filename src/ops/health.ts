@@ -6,6 +6,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { CustomRoute } from '@slack/bolt';
 import type { Queue } from 'bullmq';
+import type { RedisDurability } from '../store/durability.ts';
 import type { Redis } from '../store/redis.ts';
 import type { Metrics } from './metrics.ts';
 
@@ -15,6 +16,8 @@ export interface OpsDeps {
   metrics: Metrics;
   /** not ready when more jobs than this are waiting */
   maxWaiting: number;
+  /** Redis's persistence and eviction settings as read at start */
+  durability?: RedisDurability;
 }
 
 export interface Readiness {
@@ -22,6 +25,8 @@ export interface Readiness {
   redis: 'ok' | 'down';
   waiting?: number;
   maxWaiting: number;
+  /** Redis's persistence and eviction settings as read at start, and what they risk */
+  redisSettings?: RedisDurability;
 }
 
 const CHECK_TIMEOUT_MS = 2000;
@@ -41,12 +46,19 @@ async function within<T>(work: Promise<T>, ms: number): Promise<T> {
 }
 
 export async function readiness(deps: OpsDeps): Promise<Readiness> {
+  const settings = deps.durability ? { redisSettings: deps.durability } : {};
   try {
     await within(deps.redis.ping(), CHECK_TIMEOUT_MS);
     const waiting = await within(deps.queue.getWaitingCount(), CHECK_TIMEOUT_MS);
-    return { ready: waiting < deps.maxWaiting, redis: 'ok', waiting, maxWaiting: deps.maxWaiting };
+    return {
+      ready: waiting < deps.maxWaiting,
+      redis: 'ok',
+      waiting,
+      maxWaiting: deps.maxWaiting,
+      ...settings,
+    };
   } catch {
-    return { ready: false, redis: 'down', maxWaiting: deps.maxWaiting };
+    return { ready: false, redis: 'down', maxWaiting: deps.maxWaiting, ...settings };
   }
 }
 

@@ -1,14 +1,18 @@
 /**
- * The fault suite: 1,000 mixed operations (createPost, createComment, sendDm into a thread,
- * resolve, unresolve) as SIGNED slash commands to the web role, while
- * - the worker (a child process, `node --import tsx src/main.ts --role=worker`) is SIGKILLed
- *   20 times at random moments and restarted,
- * - the suite's own Redis (AOF, appendfsync always) is killed once mid-run and restarted,
+ * The fault suite, run as production runs: 1,000 mixed operations (createPost, createComment,
+ * sendDm into a thread, resolve, unresolve) as SIGNED slash commands to the web role, while
+ * - web and worker are child processes started as the README says (`node --import tsx
+ *   src/main.ts` with `ROLE=web` / `ROLE=worker`); the worker is SIGKILLed 20 times at random
+ *   moments and restarted,
+ * - the suite's own Redis (AOF, `appendfsync everysec`, noeviction: the README's production
+ *   settings) is SIGKILLed twice mid-run and restarted,
+ * - comments share a few posts, and some land on a post while it is being resolved,
+ * - ~5 % of the commands are delivered twice by Slack (same trigger_id),
  * - the emulator answers ~10 % 5xx, ~5 % 429 (half without Retry-After, some with a plain-text
  *   body), drops ~2 % of connections after applying the write, and stalls ~1 % of answers past
  *   the client's timeout.
  * Then, once the queue is quiet, it reconciles the emulator's state with what was asked and
- * with what each person was told: nothing duplicated, nothing lost.
+ * with what each person was told: nothing duplicated, nothing lost, nobody told twice.
  *
  *   npm run test:faults                       (FAULT_OPS, FAULT_KILLS, FAULT_SEED override)
  */
@@ -16,9 +20,6 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.ts';
-import { createLogger } from '../../src/logger.ts';
-import { type RunningBot, startBot } from '../../src/runtime.ts';
 import { type Emulator, startEmulator } from '../../src/sandbox/emulator/index.ts';
 import { type SlackStandIn, slashCommandBody, startSlackStandIn } from '../../src/sandbox/slack/index.ts';
 import { connectRedis, type Redis } from '../../src/store/redis.ts';
@@ -30,32 +31,35 @@ import {
   type Op,
   planOperations,
   prng,
+  toldMoreThanOnce,
   toldTexts,
   type Verdict,
   verdictOf,
 } from './support/plan.ts';
 import { type OwnRedis, startOwnRedis } from './support/redis-server.ts';
-import { type WorkerProcess, workerProcess } from './support/worker-process.ts';
+import { type RoleProcess, roleProcess } from './support/role-process.ts';
 
 const OPS = Number(process.env.FAULT_OPS ?? 1000);
 const KILLS = Number(process.env.FAULT_KILLS ?? 20);
 const SEED = Number(process.env.FAULT_SEED ?? Math.floor(Math.random() * 2 ** 31));
 /** Operations sent per second (open loop). */
 const RATE = Number(process.env.FAULT_RATE ?? 20);
-/** How long Redis stays down. */
+/** How long Redis stays down, each of the times it is killed. */
 const REDIS_DOWN_MS = 1500;
+/** When Redis is killed, as shares of the sending time. */
+const REDIS_KILLS = [0.35, 0.7];
 const QUIET_DEADLINE_MS = 240_000;
 const OUT_DIR = new URL('../../test-output/faults/', import.meta.url);
 
 const TEAM = 'T_LOCAL';
 const USER = 'U_ADA';
 
-describe(`fault suite: ${OPS} operations, ${KILLS} worker kills, a Redis restart, a faulty API (seed ${SEED})`, () => {
+describe(`fault suite: ${OPS} operations, ${KILLS} worker kills, ${REDIS_KILLS.length} Redis SIGKILLs, a faulty API (seed ${SEED})`, () => {
   let redis: OwnRedis;
   let emulator: Emulator;
   let slack: SlackStandIn;
-  let web: RunningBot;
-  let worker: WorkerProcess;
+  let web: RoleProcess;
+  let worker: RoleProcess;
   let observer: Redis;
   let queue: Queue;
   const prefix = `faults-${randomBytes(4).toString('hex')}`;
@@ -81,22 +85,26 @@ describe(`fault suite: ${OPS} operations, ${KILLS} worker kills, a Redis restart
       JOB_ATTEMPTS: '6',
       JOB_LOCK_MS: '4000',
       WORKER_CONCURRENCY: '16',
+      // As production: the Redis settings check runs (and would refuse a volatile Redis); the
+      // emulator and the Slack stand-in are plain http on loopback.
+      NODE_ENV: 'production',
+      ALLOW_INSECURE_COLLAB_URL: 'true',
     };
-    web = await startBot(
-      loadConfig({ ...env, ROLE: 'web', PORT: '0', LOG_LEVEL: 'silent' }),
-      createLogger({ level: 'silent' }),
+    // PORT 0: each role takes a free port, never one somebody else holds.
+    web = roleProcess('web', { ...env, PORT: '0', LOG_LEVEL: 'info' }, new URL('web.log', OUT_DIR).pathname);
+    worker = roleProcess(
+      'worker',
+      { ...env, PORT: '0', LOG_LEVEL: 'info' },
+      new URL('worker.log', OUT_DIR).pathname,
     );
-    // PORT 0: the worker role's /healthz server takes a free port, never one somebody else holds.
-    worker = workerProcess({ ...env, PORT: '0', LOG_LEVEL: 'info' }, new URL('worker.log', OUT_DIR).pathname);
-    await worker.start();
+    await Promise.all([web.start(), worker.start()]);
     observer = connectRedis(redis.url, 'worker');
     queue = new Queue('operations', { connection: observer, prefix });
     queue.on('error', () => {});
   }, 60_000);
 
   afterAll(async () => {
-    await worker?.stop().catch(() => {});
-    await web?.stop().catch(() => {});
+    await Promise.all([worker?.stop().catch(() => {}), web?.stop().catch(() => {})]);
     await queue?.close().catch(() => {});
     observer?.disconnect();
     await emulator?.close();
@@ -136,9 +144,10 @@ describe(`fault suite: ${OPS} operations, ${KILLS} worker kills, a Redis restart
     faults.add({ route: '*', times: Infinity, probability: share(0.02, 0.15), drop: 'afterApply' });
     faults.add({ route: '*', times: Infinity, probability: share(0.01, 0.17), stallMs: 2500 });
 
+    const webPort = web.port;
     const started = Date.now();
     const sendMs = (OPS / RATE) * 1000;
-    const acks = new Map<number, AckRecord>();
+    const acks = new Map<number, AckRecord[]>();
     const chaosLog: string[] = [];
     const at = () => `${((Date.now() - started) / 1000).toFixed(1)} s`;
 
@@ -146,46 +155,61 @@ describe(`fault suite: ${OPS} operations, ${KILLS} worker kills, a Redis restart
     const killTimes = Array.from({ length: KILLS }, () => 500 + random() * (sendMs + 5000)).sort(
       (a, b) => a - b,
     );
-    const redisAt = sendMs * 0.5;
-    const timeline = [
-      ...killTimes.map((t) => ({ t, what: 'kill' as const })),
-      { t: redisAt, what: 'redis' as const },
-    ].sort((a, b) => a.t - b.t);
+    // Two timelines, so a slow worker restart (a loaded machine) never pushes a Redis kill past
+    // the sending: worker kills one after another, Redis kills at their own moments.
     let kills = 0;
-    let redisDownAt = 0;
-    let redisUpAt = 0;
-    const chaos = (async () => {
-      for (const step of timeline) {
-        const wait = started + step.t - Date.now();
-        if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-        if (step.what === 'kill') {
-          await worker.kill();
-          kills += 1;
-          chaosLog.push(`${at()} worker SIGKILL #${kills}`);
-          await worker.start();
-          chaosLog.push(`${at()} worker up`);
-        } else {
-          await redis.kill();
-          redisDownAt = Date.now() - started;
-          chaosLog.push(`${at()} redis SIGKILL`);
-          await new Promise((resolve) => setTimeout(resolve, REDIS_DOWN_MS));
-          await redis.start();
-          redisUpAt = Date.now() - started;
-          chaosLog.push(`${at()} redis up`);
-        }
+    let redisKills = 0;
+    let redisDownMs = 0;
+    const until = async (t: number) => {
+      const wait = started + t - Date.now();
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    };
+    const workerChaos = (async () => {
+      for (const t of killTimes) {
+        await until(t);
+        await worker.kill();
+        kills += 1;
+        chaosLog.push(`${at()} worker SIGKILL #${kills}`);
+        await worker.start();
+        chaosLog.push(`${at()} worker up`);
       }
     })();
+    const redisChaos = (async () => {
+      for (const share of REDIS_KILLS) {
+        await until(sendMs * share);
+        await redis.kill();
+        const downAt = Date.now();
+        redisKills += 1;
+        chaosLog.push(`${at()} redis SIGKILL #${redisKills}`);
+        await new Promise((resolve) => setTimeout(resolve, REDIS_DOWN_MS));
+        await redis.start();
+        redisDownMs += Date.now() - downAt;
+        chaosLog.push(`${at()} redis up`);
+      }
+    })();
+    const chaos = Promise.all([workerChaos, redisChaos]);
 
     // The load: signed slash commands on a fixed schedule (open loop), each with its own response_url.
+    // Some commands are delivered a second time, as Slack may (same trigger_id, same response_url).
     const sends: Promise<void>[] = [];
+    let redelivered = 0;
     for (const op of ops) {
       const scheduled = started + (op.index * 1000) / RATE;
       const wait = scheduled - Date.now();
       if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
       sends.push(send(op));
+      if (op.redeliverAfterMs !== undefined) {
+        redelivered += 1;
+        const again = op.redeliverAfterMs;
+        sends.push(new Promise((resolve) => setTimeout(resolve, again)).then(() => send(op)));
+      }
     }
     await Promise.all(sends);
     await chaos;
+
+    function record(index: number, ack: AckRecord) {
+      acks.set(index, [...(acks.get(index) ?? []), ack]);
+    }
 
     async function send(op: Op): Promise<void> {
       const body = slashCommandBody({
@@ -199,16 +223,16 @@ describe(`fault suite: ${OPS} operations, ${KILLS} worker kills, a Redis restart
       });
       const t0 = performance.now();
       try {
-        const res = await postToBolt(`http://127.0.0.1:${web.port}`, signingSecret, 'command', body);
+        const res = await postToBolt(`http://127.0.0.1:${webPort}`, signingSecret, 'command', body);
         let text = res.body;
         try {
           text = String((JSON.parse(res.body) as { text?: unknown }).text ?? res.body);
         } catch {
           // an empty or plain-text ack stays as it is
         }
-        acks.set(op.index, { status: res.status, text, ms: performance.now() - t0 });
+        record(op.index, { status: res.status, text, ms: performance.now() - t0 });
       } catch (error) {
-        acks.set(op.index, { status: undefined, text: String(error), ms: performance.now() - t0 });
+        record(op.index, { status: undefined, text: String(error), ms: performance.now() - t0 });
       }
     }
 
@@ -236,17 +260,22 @@ describe(`fault suite: ${OPS} operations, ${KILLS} worker kills, a Redis restart
       verdicts = new Map(
         ops.map((op) => [
           op.index,
-          verdictOf(applied.get(op.index) ?? 0, acks.get(op.index), told.get(op.token) ?? []),
+          verdictOf(applied.get(op.index) ?? 0, acks.get(op.index) ?? [], told.get(op.token) ?? []),
         ]),
+      );
+      toldTwice = new Set(
+        ops.filter((op) => toldMoreThanOnce(told.get(op.token) ?? [])).map((op) => op.index),
       );
       return [...verdicts.values()].every((v) => v !== 'lost' && v !== 'appliedUntold');
     };
+    let toldTwice = new Set<number>();
     const settleBy = Date.now() + 10_000;
     while (!reconcile() && Date.now() < settleBy) await new Promise((resolve) => setTimeout(resolve, 250));
 
     const tally = (v: Verdict) => [...verdicts.values()].filter((x) => x === v).length;
-    const ackMs = [...acks.values()].map((a) => a.ms).sort((a, b) => a - b);
-    const failedAcks = [...acks.values()].filter((a) => a.status !== 200);
+    const allAcks = [...acks.values()].flat();
+    const ackMs = allAcks.map((a) => a.ms).sort((a, b) => a - b);
+    const failedAcks = allAcks.filter((a) => a.status !== 200);
     const refused = tally('refusedAtAck');
     const summary = {
       seed: SEED,
@@ -254,15 +283,20 @@ describe(`fault suite: ${OPS} operations, ${KILLS} worker kills, a Redis restart
       applied:
         tally('applied') + tally('appliedUntold') + tally('appliedToldFailed') + tally('appliedToldInDoubt'),
       duplicated: tally('duplicated'),
-      lost: tally('lost'),
+      lost: tally('lost') + tally('lostToldSuccess'),
+      lostToldSuccess: tally('lostToldSuccess'),
+      lostSilently: tally('lost'),
+      toldMoreThanOnce: toldTwice.size,
       reportedFailed: tally('reportedFailed') + refused,
       refusedAtAck: refused,
       appliedButToldFailed: tally('appliedToldFailed'),
       appliedToldInDoubt: tally('appliedToldInDoubt'),
       appliedButUntold: tally('appliedUntold'),
+      redelivered,
       workerKills: kills,
       workerStarts: worker.starts,
-      redisDownMs: redisUpAt - redisDownAt,
+      redisKills,
+      redisDownMs,
       faultsApplied: Object.fromEntries(faults.list().map((f) => [f.id, f.applied])),
       apiRequests: emulator.received.length,
       acksNot200: failedAcks.length,
@@ -279,14 +313,18 @@ describe(`fault suite: ${OPS} operations, ${KILLS} worker kills, a Redis restart
       ),
     };
     const problems = ops
-      .filter((o) =>
-        ['lost', 'duplicated', 'appliedUntold', 'appliedToldFailed'].includes(verdicts.get(o.index)!),
+      .filter(
+        (o) =>
+          ['lost', 'lostToldSuccess', 'duplicated', 'appliedUntold', 'appliedToldFailed'].includes(
+            verdicts.get(o.index)!,
+          ) || toldTwice.has(o.index),
       )
       .slice(0, 30)
       .map((o) => ({
         op: o,
         verdict: verdicts.get(o.index),
-        ack: acks.get(o.index),
+        toldMoreThanOnce: toldTwice.has(o.index),
+        acks: acks.get(o.index),
         told: toldTexts(slack.responseUrlCalls).get(o.token) ?? [],
       }));
     writeFileSync(
@@ -295,12 +333,12 @@ describe(`fault suite: ${OPS} operations, ${KILLS} worker kills, a Redis restart
     );
 
     const table = [
-      '| asked | applied | duplicated | lost | reported failed (of which refused at ack) | applied, told "may have gone through" | applied but told failed | applied, outcome untold |',
-      '|---|---|---|---|---|---|---|---|',
-      `| ${summary.asked} | ${summary.applied} | ${summary.duplicated} | ${summary.lost} | ${summary.reportedFailed} (${refused}) | ${summary.appliedToldInDoubt} | ${summary.appliedButToldFailed} | ${summary.appliedButUntold} |`,
+      '| seed | asked | applied once | duplicated | lost, told success | lost silently | told failed (of which refused at ack) | told more than once | applied, told "may have gone through" | applied but told failed | applied, outcome untold |',
+      '|---|---|---|---|---|---|---|---|---|---|---|',
+      `| ${SEED} | ${summary.asked} | ${summary.applied} | ${summary.duplicated} | ${summary.lostToldSuccess} | ${summary.lostSilently} | ${summary.reportedFailed} (${refused}) | ${summary.toldMoreThanOnce} | ${summary.appliedToldInDoubt} | ${summary.appliedButToldFailed} | ${summary.appliedButUntold} |`,
     ].join('\n');
     process.stdout.write(
-      `\nFault suite (seed ${SEED}): ${kills} worker kills, Redis down ${summary.redisDownMs} ms, ` +
+      `\nFault suite (seed ${SEED}): ${kills} worker kills, ${redisKills} Redis SIGKILLs (down ${summary.redisDownMs} ms), ${redelivered} commands delivered twice, ` +
         `${summary.apiRequests} API requests, drained after ${summary.drainedAfterS} s; acks: ` +
         `${summary.acksNot200} not 200, ${summary.acksOver3s} over 3 s, p50 ${summary.ackP50Ms} ms, ` +
         `p99 ${summary.ackP99Ms} ms, max ${summary.ackMaxMs} ms\n${table}\n` +
@@ -310,10 +348,13 @@ describe(`fault suite: ${OPS} operations, ${KILLS} worker kills, a Redis restart
       process.stdout.write(`problems: ${JSON.stringify(problems, null, 1).slice(0, 6000)}\n`);
 
     expect(kills).toBe(KILLS);
-    expect(summary.redisDownMs).toBeGreaterThan(0);
+    expect(redisKills).toBe(REDIS_KILLS.length);
     expect(failedAcks, 'every command is answered 200').toEqual([]);
     expect(summary.duplicated, 'duplicated').toBe(0);
-    expect(summary.lost, 'lost (neither applied nor reported failed)').toBe(0);
+    expect(summary.lostToldSuccess, 'lost, yet told it was done').toBe(0);
+    expect(summary.lostSilently, 'lost silently (neither applied nor reported failed)').toBe(0);
+    expect(summary.toldMoreThanOnce, 'told more than once').toBe(0);
+    expect(summary.appliedButToldFailed, 'applied, yet told it failed').toBe(0);
     expect(summary.asked).toBe(
       summary.applied + summary.duplicated + summary.lost + tally('reportedFailed') + refused,
     );

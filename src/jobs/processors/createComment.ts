@@ -5,6 +5,7 @@
 import type { CreateCommentInput } from '../../collab/schemas.ts';
 import type { Processor } from '../context.ts';
 import { updateCards } from './cards.ts';
+import { commentLease } from './commentLease.ts';
 import { displayName } from './people.ts';
 import { withPostLink } from './postChange.ts';
 import { noPost, orNotFound, resolvePostId } from './resolveRefs.ts';
@@ -26,6 +27,10 @@ export const createComment: Processor<'createComment'> = async (data, ctx) => {
   };
   const opts = { signal: ctx.signal };
 
+  // Until the comment is known to have landed or not, no other comment of the app goes on this
+  // post (commentLease.ts): the count it is measured against then moves only with this one.
+  const lease = commentLease(ctx, postId);
+  await lease.take();
   // The post as it was before the first attempt: its comment count is the recover's yardstick.
   const before = await ctx.once('before', () =>
     orNotFound(() => ctx.collab.getPost(postId, opts), noPost(postId)),
@@ -38,13 +43,14 @@ export const createComment: Processor<'createComment'> = async (data, ctx) => {
     },
     // The spec has no endpoint that lists comments, so an ambiguous create can only be told by
     // the post's comments_count: grown since `before` → taken as landed. Its id is then unknown
-    // (the reply is not remembered), and a comment by someone else in between would be mistaken
-    // for ours: the cost of never posting the person's comment twice.
+    // (the reply is not remembered). The lease keeps the app's other comments off the post
+    // meanwhile; a person commenting in the service in between would still be mistaken for ours.
     async () => {
       const now = await ctx.collab.getPost(postId, opts);
       return (now.comments_count ?? 0) > (before.comments_count ?? 0) ? { commentId: null } : undefined;
     },
   );
+  await lease.release();
   if (data.reply && landed.commentId) {
     await ctx.store.cards.rememberReply(ctx.teamId, data.reply, { postId, commentId: landed.commentId });
   }

@@ -2,11 +2,12 @@
  * createPost: publishes a post in a channel of the service, attributed to the Slack person,
  * posts its card where the person acted, and tells them where it went.
  */
-import type { CreatePostInput, Post } from '../../collab/schemas.ts';
+import { type CreatePostInput, PAGE_SIZE_MAX, type Post } from '../../collab/schemas.ts';
 import type { Processor, ProcessorContext } from '../context.ts';
 import { UserError } from '../errors.ts';
 import type { JobData } from '../schemas.ts';
 import { postCardIn } from './cards.ts';
+import { findSince } from './landed.ts';
 import { displayName } from './people.ts';
 import { withPostLink } from './postChange.ts';
 import { resolveChannel } from './resolveRefs.ts';
@@ -15,9 +16,6 @@ import { contentContains, createdSince, escapeMarkdown } from './text.ts';
 
 export const NOT_LINKED =
   'This Slack channel is not linked to a collaboration channel. Name one — `/collab post #engineering …` — or link this channel: `/collab link #engineering`.';
-
-/** How many of a channel's newest posts are searched for one that may have landed. */
-const RECOVER_WINDOW = 20;
 
 export const createPost: Processor<'createPost'> = async (data, ctx) => {
   const { origin } = data;
@@ -72,8 +70,9 @@ async function targetChannel(ctx: ProcessorContext, data: JobData<'createPost'>)
 
 /**
  * A create that may have reached the service (a dropped connection, a garbled answer): the post
- * is ours if it is among the channel's newest, made by an app, with the same title, holding the
- * person's text, and made no earlier than this job's first attempt.
+ * is ours if it is in the channel, made by an app, with the same title, holding the person's
+ * text, and made no earlier than this job's first attempt. The channel is walked back to before
+ * that attempt (landed.ts), however many posts came since.
  */
 async function findLanded(
   ctx: ProcessorContext,
@@ -81,12 +80,13 @@ async function findLanded(
   text: string,
   since: number,
 ): Promise<Post | undefined> {
-  const page = await ctx.collab.listPosts(
-    { channelId: input.channel_id, sort: 'published_at', direction: 'desc', limit: RECOVER_WINDOW },
-    { signal: ctx.signal },
-  );
   const title = input.title ?? '';
-  return page.data.find(
+  return findSince(
+    ctx.collab.allPosts(
+      { channelId: input.channel_id, sort: 'published_at', direction: 'desc', limit: PAGE_SIZE_MAX },
+      { signal: ctx.signal },
+    ),
+    since,
     (post) =>
       post.author?.type === 'app' &&
       (post.title ?? '') === title &&

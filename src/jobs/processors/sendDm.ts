@@ -3,20 +3,18 @@
  * The thread of an exact set of members is made once and reused; the sender is in it when
  * they are a member too.
  */
-import type { Member, Message, Thread } from '../../collab/schemas.ts';
+import { type Member, type Message, PAGE_SIZE_MAX, type Thread } from '../../collab/schemas.ts';
 import { success } from '../../slack/render/messages.ts';
 import { escapeMrkdwn } from '../../slack/render/mrkdwn.ts';
 import type { ProcessorContext } from '../context.ts';
 import { UserError } from '../errors.ts';
 import type { JobData, Origin } from '../schemas.ts';
+import { findSince } from './landed.ts';
 import { noteDmActivity } from './mirroring.ts';
 import { type MemberMatch, memberName, memberOf } from './people.ts';
 import { noThread, orNotFound } from './resolveRefs.ts';
 import { tell } from './tell.ts';
 import { contentEquals, createdSince, escapeMarkdown } from './text.ts';
-
-/** How many of a thread's newest messages are searched for one that may have landed. */
-const RECOVER_WINDOW = 20;
 
 export async function sendDm(data: JobData<'sendDm'>, ctx: ProcessorContext): Promise<void> {
   const { origin } = data;
@@ -70,7 +68,7 @@ function threadOrigin(origin: Origin, memberIds: string[]) {
   };
 }
 
-/** Sends `text` once: an ambiguous create is found again among the thread's newest messages. */
+/** Sends `text` once: an ambiguous create is found again among the thread's messages since the first attempt. */
 async function sendMessage(
   ctx: ProcessorContext,
   threadId: string,
@@ -91,21 +89,22 @@ async function sendMessage(
           ),
         noThread(threadId),
       ),
-    async () => {
-      const page = await orNotFound(
+    // Walked back to before the first attempt, however many messages came since (landed.ts).
+    () =>
+      orNotFound(
         () =>
-          ctx.collab.listMessages(
-            threadId,
-            { sort: 'created_at', direction: 'desc', limit: RECOVER_WINDOW },
-            opts,
+          findSince(
+            ctx.collab.allMessages(
+              threadId,
+              { sort: 'created_at', direction: 'desc', limit: PAGE_SIZE_MAX },
+              opts,
+            ),
+            since,
+            (m) =>
+              m.author?.type === 'app' && createdSince(m.created_at, since) && contentEquals(m.content, text),
           ),
         noThread(threadId),
-      );
-      return page.data.find(
-        (m) =>
-          m.author?.type === 'app' && createdSince(m.created_at, since) && contentEquals(m.content, text),
-      );
-    },
+      ),
   );
 }
 

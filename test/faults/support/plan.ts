@@ -15,8 +15,10 @@ export interface Op {
   token: string;
   /** the slash command text after `/collab` */
   text: string;
-  /** resolve / unresolve / comment: the post it targets (one op per post) */
+  /** resolve / unresolve / comment: the post it targets (comments share posts) */
   postId?: string;
+  /** Slack delivers this command a second time (same trigger_id), this many ms later */
+  redeliverAfterMs?: number;
 }
 
 export interface AckRecord {
@@ -34,7 +36,8 @@ export type Verdict =
   | 'refusedAtAck' // "try again" at ack time, nothing applied
   | 'reportedFailed' // told it failed, nothing applied
   | 'duplicated' // applied more than once
-  | 'lost'; // neither applied nor reported failed
+  | 'lostToldSuccess' // not applied, yet told it was done
+  | 'lost'; // not applied, and nobody told (lost silently)
 
 /** A small seeded PRNG (mulberry32): the same seed gives the same plan and the same chaos. */
 export function prng(seed: number): () => number {
@@ -62,11 +65,18 @@ const MIX: [OpKind, number][] = [
 /** Channels the creates spread over (the recover of an ambiguous create looks at a channel's newest posts). */
 const POST_CHANNELS = ['general', 'engineering', 'design', 'random', 'announcements', 'marketing'];
 const THREADS = 8;
+/** Posts the comments share (besides the posts being resolved). */
+const SHARED_POSTS = 12;
+/** Share of comments aimed at the post a resolve was just sent for (a resolve racing a comment). */
+const RACING_COMMENTS = 0.3;
+/** Share of commands Slack delivers twice. */
+const REDELIVERED = 0.05;
 
 /**
  * Builds `count` operations and the emulator state they need: a post of its own for every
- * comment, resolve and unresolve (so no two operations race on one post), and a few threads
- * for the DMs (a thread create cannot be deduplicated: the API cannot list threads).
+ * resolve and unresolve; comments on a few shared posts, or on the post a resolve was just sent
+ * for (so several operations land on one post at once); a few threads for the DMs (a thread
+ * create cannot be deduplicated: the API cannot list threads). Some commands are delivered twice.
  */
 export function planOperations(org: OrgState, count: number, random: () => number): Op[] {
   const byName = new Map([...org.channels.values()].map((c) => [c.name, c.id]));
@@ -82,6 +92,11 @@ export function planOperations(org: OrgState, count: number, random: () => numbe
         title: `faults ${i}`,
       }).id,
   );
+  const shared = Array.from(
+    { length: SHARED_POSTS },
+    (_, i) => org.createPost(author, { content_markdown: `shared ${i}`, channel_id: support }).id,
+  );
+  let lastResolved: string | undefined;
   const ops: Op[] = [];
   for (let index = 0; index < count; index++) {
     const token = tokenOf(index);
@@ -101,8 +116,11 @@ export function planOperations(org: OrgState, count: number, random: () => numbe
         break;
       }
       case 'createComment': {
-        const post = org.createPost(author, { content_markdown: `comment target`, channel_id: support });
-        ops.push({ index, kind, token, postId: post.id, text: `reply ${post.id} comment ${token}` });
+        const postId =
+          lastResolved && random() < RACING_COMMENTS
+            ? lastResolved
+            : shared[Math.floor(random() * shared.length)]!;
+        ops.push({ index, kind, token, postId, text: `reply ${postId} comment ${token}` });
         break;
       }
       case 'sendDm': {
@@ -113,6 +131,7 @@ export function planOperations(org: OrgState, count: number, random: () => numbe
       case 'resolvePost': {
         const post = org.createPost(author, { content_markdown: `resolve target`, channel_id: product });
         ops.push({ index, kind, token, postId: post.id, text: `resolve ${post.id} resolved ${token}` });
+        lastResolved = post.id;
         break;
       }
       case 'unresolvePost': {
@@ -122,6 +141,7 @@ export function planOperations(org: OrgState, count: number, random: () => numbe
         break;
       }
     }
+    if (random() < REDELIVERED) ops.at(-1)!.redeliverAfterMs = Math.floor(random() * 3000);
   }
   return ops;
 }
@@ -149,22 +169,51 @@ export function appliedCounts(org: OrgState, ops: Op[]): Map<number, number> {
   return counts;
 }
 
-/** The texts told through each operation's response_url, in order, by token. */
-export function toldTexts(calls: RecordedCall[]): Map<string, string[]> {
-  const told = new Map<string, string[]>();
+export interface Told {
+  text: string;
+  replaceOriginal: boolean;
+}
+
+/** What was told through each operation's response_url, in order, by token. */
+export function toldTexts(calls: RecordedCall[]): Map<string, Told[]> {
+  const told = new Map<string, Told[]>();
   for (const call of calls) {
     const token = decodeURIComponent(call.path?.split('/').pop() ?? '');
     const text = typeof call.args.text === 'string' ? call.args.text : '';
-    told.set(token, [...(told.get(token) ?? []), text]);
+    const replaceOriginal = call.args.replace_original === true;
+    told.set(token, [...(told.get(token) ?? []), { text, replaceOriginal }]);
   }
   return told;
 }
 
 const RETRY_NOTICE = /^:hourglass_flowing_sand:/;
 
-export function verdictOf(applied: number, ack: AckRecord | undefined, told: string[]): Verdict {
-  const refused = ack?.status === 200 && ack.text.startsWith(':warning:');
-  const final = told.filter((t) => !RETRY_NOTICE.test(t)).at(-1);
+/**
+ * The outcomes a person saw, in order: retry notices dropped, and a message that replaced the
+ * previous one with the very same text counted once (Slack shows one message).
+ */
+export function finalsOf(told: Told[]): string[] {
+  const seen: Told[] = [];
+  for (const t of told) {
+    const previous = seen.at(-1);
+    if (previous && t.replaceOriginal && previous.text === t.text) continue;
+    seen.push(t);
+  }
+  return seen.map((t) => t.text).filter((text) => !RETRY_NOTICE.test(text));
+}
+
+/** More than one outcome, or a retry notice after the outcome. */
+export function toldMoreThanOnce(told: Told[]): boolean {
+  if (finalsOf(told).length > 1) return true;
+  const first = told.findIndex((t) => !RETRY_NOTICE.test(t.text));
+  return first !== -1 && told.slice(first).some((t) => RETRY_NOTICE.test(t.text));
+}
+
+/** `acks`: every ack of the command (one per delivery). */
+export function verdictOf(applied: number, acks: AckRecord[], told: Told[]): Verdict {
+  const refused =
+    acks.length > 0 && acks.every((ack) => ack.status === 200 && ack.text.startsWith(':warning:'));
+  const final = finalsOf(told).at(-1);
   const toldFailed = final?.startsWith(':warning:') ?? false;
   const toldInDoubt = toldFailed && (final?.includes('may have gone through') ?? false);
   if (applied > 1) return 'duplicated';
@@ -173,7 +222,8 @@ export function verdictOf(applied: number, ack: AckRecord | undefined, told: str
     if (toldInDoubt) return 'appliedToldInDoubt';
     return toldFailed ? 'appliedToldFailed' : 'applied';
   }
-  if (refused) return 'refusedAtAck';
+  if (final !== undefined && !toldFailed) return 'lostToldSuccess';
   if (toldFailed) return 'reportedFailed';
+  if (refused) return 'refusedAtAck';
   return 'lost';
 }

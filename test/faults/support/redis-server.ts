@@ -1,7 +1,8 @@
 /**
- * A redis-server of the fault suite's own, on a free port, so killing it disturbs nobody else.
- * It runs as production must: AOF on, `appendfsync always`, `noeviction`, in a temp dir, so a
- * crash loses no acknowledged write and the queue survives the restart.
+ * A redis-server of the test's own, on a free port, so killing it disturbs nobody else. By
+ * default it runs as the README tells production to: AOF on, `appendfsync everysec`,
+ * `noeviction`, in a temp dir, so the queue survives a SIGKILL and restart. `settings` replace
+ * or add redis-server options (e.g. `{ appendonly: 'no' }`).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -22,7 +23,19 @@ export interface OwnRedis {
   close(): Promise<void>;
 }
 
-export async function startOwnRedis(): Promise<OwnRedis> {
+const PRODUCTION_SETTINGS: Record<string, string> = {
+  save: '',
+  appendonly: 'yes',
+  appendfsync: 'everysec',
+  'maxmemory-policy': 'noeviction',
+};
+
+/** A setting of several words (`rename-command`) is given as an array. */
+export async function startOwnRedis(settings: Record<string, string | string[]> = {}): Promise<OwnRedis> {
+  const options = Object.entries({ ...PRODUCTION_SETTINGS, ...settings }).flatMap(([name, value]) => [
+    `--${name}`,
+    ...(Array.isArray(value) ? value : [value]),
+  ]);
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'collab-faults-redis-'));
   let child: ChildProcess | undefined;
@@ -30,24 +43,7 @@ export async function startOwnRedis(): Promise<OwnRedis> {
   const start = async () => {
     const proc = spawn(
       'redis-server',
-      [
-        '--port',
-        String(port),
-        '--bind',
-        '127.0.0.1',
-        '--dir',
-        dir,
-        '--save',
-        '',
-        '--appendonly',
-        'yes',
-        '--appendfsync',
-        'always',
-        '--maxmemory-policy',
-        'noeviction',
-        '--daemonize',
-        'no',
-      ],
+      ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, ...options, '--daemonize', 'no'],
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
     track(proc);

@@ -1,6 +1,6 @@
 /**
- * The worker role as a child process, exactly as production runs it:
- * `node --import tsx src/main.ts --role=worker`, configured by its environment.
+ * A role of the bot as a child process, started the way the README tells an operator to:
+ * `node --import tsx src/main.ts` with `ROLE=web` or `ROLE=worker` in its environment.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createWriteStream, type WriteStream } from 'node:fs';
@@ -10,9 +10,11 @@ import { track } from './children.ts';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
-export interface WorkerProcess {
+export interface RoleProcess {
   /** how many times it was started */
   readonly starts: number;
+  /** the port it listens on (its start-up line says), once started */
+  readonly port: number | undefined;
   start(): Promise<void>;
   /** SIGKILL at once; resolves when it is gone */
   kill(): Promise<void>;
@@ -20,9 +22,14 @@ export interface WorkerProcess {
   stop(): Promise<void>;
 }
 
-export function workerProcess(env: Record<string, string>, logPath?: string): WorkerProcess {
+export function roleProcess(
+  role: 'web' | 'worker',
+  env: Record<string, string>,
+  logPath?: string,
+): RoleProcess {
   let child: ChildProcess | undefined;
   let starts = 0;
+  let port: number | undefined;
   const log: WriteStream | undefined = logPath ? createWriteStream(logPath) : undefined;
 
   const gone = (proc: ChildProcess) =>
@@ -35,16 +42,29 @@ export function workerProcess(env: Record<string, string>, logPath?: string): Wo
     get starts() {
       return starts;
     },
+    get port() {
+      return port;
+    },
     async start() {
       starts += 1;
-      const proc = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', '--role=worker'], {
+      const proc = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
         cwd: ROOT,
-        env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+        env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env, ROLE: role },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       track(proc);
       child = proc;
-      await waitForOutput(proc, /collab-slack started/, { what: 'the worker', timeoutMs: 30_000 });
+      let output = '';
+      const onData = (chunk: Buffer) => {
+        output += chunk.toString('utf8');
+        const found = /"port":(\d+)[^\n]*collab-slack started|collab-slack started[^\n]*"port":(\d+)/.exec(
+          output,
+        );
+        if (found) port = Number(found[1] ?? found[2]);
+      };
+      proc.stdout?.on('data', onData);
+      await waitForOutput(proc, /collab-slack started/, { what: `the ${role} role`, timeoutMs: 30_000 });
+      proc.stdout?.off('data', onData);
       for (const stream of [proc.stdout, proc.stderr]) {
         if (log) stream?.pipe(log, { end: false });
         else stream?.resume();

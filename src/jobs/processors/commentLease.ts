@@ -1,0 +1,62 @@
+/**
+ * One comment of the app at a time on a post, from the count it is measured against until it is
+ * known to have landed or not.
+ *
+ * The spec has no way to list a post's comments, so a comment whose answer was lost is recovered
+ * by the post's `comments_count`: grown since just before the send → landed. Another comment of
+ * this app on the same post in that window would be taken for it (the person's comment then
+ * never posted, yet told "added"). The lease closes that window for the app's own comments: a job
+ * holds it (by job id) while its comment is measured, sent and possibly in doubt — across its
+ * retries — and another comment on the post waits. A holder whose job has finished (completed,
+ * failed, gone) holds nothing: its lease is taken over. Comments made in the service by people
+ * directly remain a known limit (RELIABILITY.md).
+ */
+import { keys } from '../../store/keys.ts';
+import type { ProcessorContext } from '../context.ts';
+import { WaitTurnError } from '../errors.ts';
+import { QUEUE_NAME } from '../queue.ts';
+
+/** Long enough to outlive a comment's retries; taken over at once when its job has finished. */
+const LEASE_MS = 30 * 60_000;
+
+/**
+ * Takes the lease for ARGV[1] when it is free, already this job's, or held by a job that has
+ * finished (its hash gone, or `finishedOn` set: completed or failed for good). ARGV[3] is the
+ * queue's key prefix, so the holder's job hash is ARGV[3] .. holder.
+ */
+const TAKE_SCRIPT = `
+local holder = redis.call('GET', KEYS[1])
+if holder and holder ~= ARGV[1] then
+  local job = ARGV[3] .. holder
+  if redis.call('EXISTS', job) == 1 and not redis.call('HGET', job, 'finishedOn') then return 0 end
+end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return 1`;
+
+const RELEASE_SCRIPT = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0`;
+
+export interface CommentLease {
+  /** takes the lease for this job, or throws WaitTurnError */
+  take(): Promise<void>;
+  release(): Promise<void>;
+}
+
+export function commentLease(ctx: ProcessorContext, postId: string): CommentLease {
+  const redis = ctx.store.redis;
+  // `prefix:operations`: the queue's qualified name carries the configured prefix.
+  const queueKey = ctx.job.queueQualifiedName;
+  const prefix = queueKey.slice(0, -(QUEUE_NAME.length + 1));
+  const key = keys({ prefix }, ctx.teamId).commentLease(postId);
+  const me = String(ctx.job.id);
+  return {
+    async take() {
+      const taken = await redis.eval(TAKE_SCRIPT, 1, key, me, String(LEASE_MS), `${queueKey}:`);
+      if (taken !== 1) throw new WaitTurnError(200 + Math.floor(Math.random() * 300));
+    },
+    async release() {
+      await redis.eval(RELEASE_SCRIPT, 1, key, me);
+    },
+  };
+}

@@ -1,0 +1,64 @@
+/**
+ * Two comments of the app on one post, the first in doubt. A comment whose answer was lost is
+ * recovered by the post's comment count; before, another comment of the app landing on the same
+ * post meanwhile grew the count, the first was taken as landed though it never was, and its
+ * person was told "Comment added" for nothing. Now a comment holds the post until it is known to
+ * have landed or not, and the other waits its turn.
+ */
+import { randomBytes } from 'node:crypto';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { FaultEvent } from '../../src/sandbox/emulator/index.ts';
+import { type Harness, startHarness } from '../support/harness.ts';
+import { originOf, responseTexts, run, unique } from './helpers.ts';
+
+const COMMENTS = 'POST /v2/posts/{post_id}/comments';
+
+describe('comments of the app on one post, one of them in doubt', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    // A retry a second later: the other comment has every chance to land before it.
+    h = await startHarness({ env: { JOB_BACKOFF_MS: '1000' } });
+  });
+  afterEach(() => h.emulator.faults.clear());
+  afterAll(() => h.close());
+
+  it('the comment whose connection dropped before it applied is sent again; both land once, both told', async () => {
+    const org = h.emulator.org();
+    const someone = org.authorOf([...org.members.values()].find((m) => !m.is_deactivated)!);
+    const support = [...org.channels.values()].find((c) => c.name === 'support')!;
+    const post = org.createPost(someone, { content_markdown: 'a busy post', channel_id: support.id });
+    h.emulator.faults.add({ route: COMMENTS, drop: 'beforeApply', times: 1 });
+
+    const first = { origin: originOf(h), text: unique('first, in doubt') };
+    const second = { origin: originOf(h), text: unique('second') };
+    // As the first comment's connection drops, another person's comment on the post is queued.
+    let secondJob: Promise<string> | undefined;
+    const onFault = ({ request }: FaultEvent) => {
+      if (request.route !== COMMENTS || secondJob) return;
+      secondJob = h.bot.queue
+        .enqueue(
+          'createComment',
+          { origin: second.origin, post: { id: post.id }, text: second.text },
+          { idempotencyKey: `test-${randomBytes(8).toString('hex')}` },
+        )
+        .then((queued) => queued.jobId);
+    };
+    h.emulator.events.on('fault', onFault);
+    try {
+      const { state } = await run(h, 'createComment', {
+        origin: first.origin,
+        post: { id: post.id },
+        text: first.text,
+      });
+      expect(state).toBe('completed');
+      expect(secondJob).toBeDefined();
+      expect(await h.settled(await secondJob!)).toBe('completed');
+      for (const { origin, text } of [first, second]) {
+        expect(org.commentsOf(post.id).filter((c) => c.content_markdown.includes(text))).toHaveLength(1);
+        expect(responseTexts(h, origin).filter((t) => t.includes('Comment added'))).toHaveLength(1);
+      }
+    } finally {
+      h.emulator.events.off('fault', onFault);
+    }
+  });
+});
