@@ -91,10 +91,13 @@ beforeAll(async () => {
       'no',
       '--bind',
       '127.0.0.1',
+      // Persistent, as production requires (the bot refuses a Redis that would lose queued work).
+      '--dir',
+      dir,
       '--save',
       '',
       '--appendonly',
-      'no',
+      'yes',
       // Only the ACL user may do anything; the default user is off.
       '--user',
       'default',
