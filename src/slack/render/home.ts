@@ -9,6 +9,7 @@ import { ACTIONS, INPUTS, VIEWS } from '../ids.ts';
 import { ACTIVITY_SECTIONS, type HomeActivity } from './homeSections.ts';
 import { LIMITS, md, plain } from './limits.ts';
 import { escapeMrkdwn } from './text.ts';
+import { slackTime } from './time.ts';
 
 export interface HomeConnection {
   baseUrl: string;
@@ -35,12 +36,6 @@ export interface HomeState {
 export type HomeSection = (state: HomeState) => KnownBlock[];
 
 const AUDIT_SHOWN = 10;
-
-const slackDate = (iso: string): string => {
-  const ms = Date.parse(iso);
-  if (Number.isNaN(ms)) return escapeMrkdwn(iso);
-  return `<!date^${Math.floor(ms / 1000)}^{date_short_pretty} {time}|${escapeMrkdwn(iso)}>`;
-};
 
 export const welcomeSection: HomeSection = (state) => [
   { type: 'header', text: plain('Collab', LIMITS.headerText) },
@@ -71,7 +66,7 @@ export const connectionSection: HomeSection = (state) => {
     type: 'section',
     text: md(
       c
-        ? `:large_green_circle: Connected to *${escapeMrkdwn(c.baseUrl)}* by <@${c.connectedBy}>, ${slackDate(c.connectedAt)}.`
+        ? `:large_green_circle: Connected to *${escapeMrkdwn(c.baseUrl)}* by <@${c.connectedBy}>, ${slackTime(c.connectedAt)}.`
         : ':white_circle: This workspace is not connected to the collaboration service yet.',
     ),
   });
@@ -124,7 +119,7 @@ export const auditSection: HomeSection = (state) => {
     .slice(0, AUDIT_SHOWN)
     .map(
       (e) =>
-        `• ${slackDate(e.at)} <@${e.userId}> ${escapeMrkdwn(e.action)}${e.slackChannel ? ` in <#${e.slackChannel}>` : ''}${e.detail ? `: ${escapeMrkdwn(e.detail)}` : ''}`,
+        `• ${slackTime(e.at)} <@${e.userId}> ${escapeMrkdwn(e.action)}${e.slackChannel ? ` in <#${e.slackChannel}>` : ''}${e.detail ? `: ${escapeMrkdwn(e.detail)}` : ''}`,
     );
   return [
     { type: 'divider' },
