@@ -37,6 +37,21 @@ export type HomeSection = (state: HomeState) => KnownBlock[];
 
 const AUDIT_SHOWN = 10;
 
+/**
+ * A command's text as the person typed it: Slack's escaped mentions (`<#C123|general>`,
+ * `<@U123|ada>`, `<https://…|label>`) back to `#general`, `@ada`, the label.
+ */
+export function commandWords(text: string): string {
+  return text
+    .replace(/<#[CG][A-Z0-9]+\|([^>]*)>/g, '#$1')
+    .replace(/<@[UW][A-Z0-9]+\|([^>]*)>/g, '@$1')
+    .replace(/<(https?:\/\/[^|>]+)\|([^>]+)>/g, '$2')
+    .replace(/<(https?:\/\/[^|>]+)>/g, '$1')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
+}
+
 export const welcomeSection: HomeSection = (state) => [
   { type: 'header', text: plain('Collab', LIMITS.headerText) },
   {
@@ -119,7 +134,7 @@ export const auditSection: HomeSection = (state) => {
     .slice(0, AUDIT_SHOWN)
     .map(
       (e) =>
-        `• ${slackTime(e.at)} <@${e.userId}> ${escapeMrkdwn(e.action)}${e.slackChannel ? ` in <#${e.slackChannel}>` : ''}${e.detail ? `: ${escapeMrkdwn(e.detail)}` : ''}`,
+        `• ${slackTime(e.at)} <@${e.userId}> ${escapeMrkdwn(e.action)}${e.slackChannel ? ` in <#${e.slackChannel}>` : ''}${e.detail ? `: ${escapeMrkdwn(commandWords(e.detail))}` : ''}`,
     );
   return [
     { type: 'divider' },
