@@ -102,9 +102,7 @@ describe.skipIf(!hasChromium)('sandbox console: the main journey in a browser', 
     await say('/collab post');
     const modal = await waitFor(page.locator('.modal', { hasText: 'New post' }));
     // Readable as it opens: the title has the focus, the channel picker's list stays closed.
-    expect(await page.locator(':focus').getAttribute('data-action-id')).toBe(
-      'title_input',
-    );
+    expect(await page.locator(':focus').getAttribute('data-action-id')).toBe('title_input');
     expect(await modal.locator('.bk-external-options').isHidden()).toBe(true);
     await shot('post-modal');
     await modal.locator('.bk-external-input').fill('gen');
@@ -205,9 +203,7 @@ describe.skipIf(!hasChromium)('sandbox console: the main journey in a browser', 
     await page.locator('#shortcuts-button').click();
     await (await waitFor(page.locator('#shortcuts-menu .menu-item', { hasText: 'New post' }))).click();
     const fromShortcut = await waitFor(page.locator('.modal', { hasText: 'New post' }));
-    expect(await page.locator(':focus').getAttribute('data-action-id')).toBe(
-      'title_input',
-    );
+    expect(await page.locator(':focus').getAttribute('data-action-id')).toBe('title_input');
     await fromShortcut.locator('.modal-close').click();
     await page.locator('#modal-root').waitFor({ state: 'hidden' });
 
