@@ -838,11 +838,20 @@ document.addEventListener('keydown', (event) => {
 
 /* ------------------------------------------------------------------ start */
 
+async function loadEmoji() {
+  const res = await fetch('/emoji.json').catch(() => undefined);
+  if (!res?.ok) return;
+  ui.emoji = await res.json();
+  ui.modalSignature = '';
+  ui.homeSignature = '';
+  render();
+}
+
 async function start() {
   // An unknown user (or none) plays the first one: the server answers with who that is.
   listen();
-  const emoji = await fetch('/emoji.json').catch(() => undefined);
-  if (emoji?.ok) ui.emoji = await emoji.json();
+  // The emoji data arrives beside the first state; the page redraws with it, never waits for it.
+  void loadEmoji();
   await refresh();
   await refreshPanel();
 }
