@@ -97,6 +97,8 @@ export function suggestedTitle(markdown: string): string | undefined {
         .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
         .replace(/^\s*(?:#{1,6}\s+|>\s?|[-*+]\s+|\d+[.)]\s+)/, '')
         .replace(/(\*\*|__|~~|`)/g, '')
+        // Slack's emoji codes mean nothing in the service's title.
+        .replace(/:[a-z0-9_+'-]+:(?::skin-tone-[2-6]:)?/g, '')
         .trim(),
     )
     .find((line) => line !== '');

@@ -82,6 +82,9 @@ describe('createPostModal', () => {
   it('suggests a title from the first line, without markup, cut with a visible …', () => {
     expect(suggestedTitle('\n\n## **Deploy** is [stuck](https://x.example)\nmore')).toBe('Deploy is stuck');
     expect(suggestedTitle('> quoted first')).toBe('quoted first');
+    expect(suggestedTitle('Checkout fails :warning: for EU cards :+1::skin-tone-2:')).toBe(
+      'Checkout fails for EU cards',
+    );
     expect(suggestedTitle('   \n ')).toBeUndefined();
     const long = suggestedTitle('word '.repeat(200)) ?? '';
     expect(long.length).toBeLessThanOrEqual(250);
