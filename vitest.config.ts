@@ -8,5 +8,7 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 20_000,
     pool: 'forks',
+    // REDIS_URL if it answers, else a private redis-server for the run (test/support/redisGlobalSetup.ts).
+    globalSetup: ['test/support/redisGlobalSetup.ts'],
   },
 });

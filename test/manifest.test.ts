@@ -11,13 +11,14 @@ import { parse } from 'yaml';
 import { CONFIG_DOCS, loadConfig } from '../src/config.ts';
 import type { ListenerDeps } from '../src/slack/app.ts';
 import { INSTALL_PATH, REDIRECT_PATH } from '../src/slack/app.ts';
+import { SUBCOMMANDS } from '../src/slack/listeners/commands/grammar.ts';
 import { registerListeners } from '../src/slack/listeners/index.ts';
 import { BOT_SCOPES } from '../src/slack/scopes.ts';
 
 interface Manifest {
   features: {
-    slash_commands: Array<{ command: string; url: string }>;
-    shortcuts: Array<{ callback_id: string; type: string }>;
+    slash_commands: Array<{ command: string; url: string; usage_hint?: string }>;
+    shortcuts: Array<{ name: string; callback_id: string; type: string }>;
     unfurl_domains?: string[];
     app_home: { home_tab_enabled: boolean };
   };
@@ -72,7 +73,24 @@ describe('slack-manifest.yml', () => {
   it('declares exactly the shortcuts the code answers', () => {
     const code = seen.filter((r) => r.kind === 'shortcut').map((r) => field(r.matcher, 'callback_id'));
     expect(manifest.features.shortcuts.map((s) => s.callback_id).sort()).toEqual([...new Set(code)].sort());
-    for (const shortcut of manifest.features.shortcuts) expect(shortcut.type).toBe('message');
+    // A global shortcut answers on `type: 'shortcut'`, a message shortcut on `message_action`.
+    for (const shortcut of manifest.features.shortcuts) {
+      const registered = seen.find(
+        (r) => r.kind === 'shortcut' && field(r.matcher, 'callback_id') === shortcut.callback_id,
+      );
+      expect(field(registered?.matcher, 'type')).toBe(
+        shortcut.type === 'global' ? 'shortcut' : 'message_action',
+      );
+    }
+  });
+
+  it('names every subcommand of the grammar in the usage hint', () => {
+    const hint = manifest.features.slash_commands[0]?.usage_hint ?? '';
+    for (const sub of SUBCOMMANDS) expect(hint, sub).toMatch(new RegExp(`(^|[ |])${sub}\\b`));
+  });
+
+  it('lists every shortcut in the README', () => {
+    for (const shortcut of manifest.features.shortcuts) expect(readme).toContain(`| ${shortcut.name} |`);
   });
 
   it('subscribes to exactly the events the code listens to', () => {

@@ -41,6 +41,11 @@ export interface ProcessorFeatures {
   command?: string | undefined;
 }
 
+/** The slash command people type, for hints in answers (config's SLASH_COMMAND). */
+export function commandOf(ctx: Pick<ProcessorContext, 'features'>): string {
+  return ctx.features?.command ?? '/collab';
+}
+
 export type Processor<O extends Operation> = (data: JobData<O>, ctx: ProcessorContext) => Promise<void>;
 
 export type Processors = { [O in Operation]: Processor<O> };

@@ -12,6 +12,7 @@
  * tolerance for a tick a little early), which also maps a late, clamped tick to its own slot.
  */
 import { CronExpressionParser } from 'cron-parser';
+import cronstrue from 'cronstrue';
 
 /** A tick this much before a cron instant still belongs to it (ticks are minutes apart at least). */
 export const SLOT_SKEW_MS = 1000;
@@ -92,7 +93,7 @@ export function parseSchedule(input: string): ScheduleParse {
       ok: false,
       error: 'Say when: e.g. `every weekday at 9:00`, `daily at 17:30`, `hourly`, or cron `0 9 * * 1-5`.',
     };
-  if (CRON_SHAPE.test(text) && /^[\d*]/.test(text)) return checkPattern(text, `cron \`${text}\``);
+  if (CRON_SHAPE.test(text) && /^[\d*]/.test(text)) return checkPattern(text, cronLabel(text));
 
   const lower = text.toLowerCase();
   if (/^(hourly|every hour)$/.test(lower)) return checkPattern('0 * * * *', 'every hour');
@@ -133,6 +134,22 @@ export function parseSchedule(input: string): ScheduleParse {
     ok: false,
     error: `I did not understand the schedule \`${text}\`. Try \`every weekday at 9:00\`, \`daily at 17:30\`, \`every monday at 10am\`, \`hourly\`, or cron \`0 9 * * 1-5\`.`,
   };
+}
+
+/**
+ * A cron pattern in words ("at 09:00, Monday through Friday"), by cronstrue; the pattern itself
+ * when cronstrue cannot read it (then cron-parser's check explains why).
+ */
+export function cronLabel(pattern: string): string {
+  try {
+    const words = cronstrue.toString(pattern, {
+      use24HourTimeFormat: true,
+      throwExceptionOnParseError: true,
+    });
+    return words.charAt(0).toLowerCase() + words.slice(1);
+  } catch {
+    return `cron ${pattern}`;
+  }
 }
 
 function checkPattern(pattern: string, label: string): ScheduleParse {

@@ -26,6 +26,19 @@ export function isWaitTurn(error: unknown): error is WaitTurnError {
   return error instanceof WaitTurnError;
 }
 
+/**
+ * A failure caused by what the person asked (an unknown post, a bad reference, a refused value):
+ * an answer for them, not a fault for the operator, so it is logged without a stack.
+ */
+export function isPersonsMistake(error: unknown): boolean {
+  if (isUserError(error)) return true;
+  return (
+    isCollabError(error) &&
+    error.kind === 'permanent' &&
+    (error.reason === 'notFound' || error.reason === 'badRequest')
+  );
+}
+
 const WHAT: Record<string, string> = {
   createPost: 'create the post',
   resolvePost: 'resolve the post',

@@ -37,13 +37,15 @@ export type CardRef = z.infer<typeof CardRef>;
 
 /** Slack allows 40,000 characters in a message; the service's limits are "not shown". */
 export const TEXT_MAX = 40_000;
+/** A post's title: a line people scan in lists and cards; the spec shows no limit, so this is ours. */
+export const TITLE_MAX = 250;
 const text = z.string().min(1).max(TEXT_MAX);
 
 export const CreatePostJob = z.object({
   origin: Origin,
   /** absent: the channel linked to origin.slackChannel */
   channel: ChannelRef.optional(),
-  title: z.string().max(TEXT_MAX).optional(),
+  title: z.string().max(TITLE_MAX).optional(),
   content: text,
   /** the Slack message a post was made from (shortcut), to link back to it */
   fromMessage: CardRef.optional(),

@@ -16,7 +16,7 @@ import type { Store } from '../store/index.ts';
 import type { Redis } from '../store/redis.ts';
 import { NOT_CONNECTED, type Workspaces } from '../store/workspaces.ts';
 import type { ProcessorContext, ProcessorFeatures, Processors } from './context.ts';
-import { describeOperation, humanError, isUserError, isWaitTurn } from './errors.ts';
+import { describeOperation, humanError, isPersonsMistake, isUserError, isWaitTurn } from './errors.ts';
 import { createOutcomes } from './outcome.ts';
 import { DEFAULT_POLLING, type PollingSettings } from './polling.ts';
 import { QUEUE_NAME } from './queue.ts';
@@ -207,7 +207,13 @@ export function createWorker(deps: WorkerDeps): Worker {
     }
 
     if (final) {
-      ctx.logger.warn({ err: isCollabError(error) ? error.toJSON() : error }, 'operation failed');
+      if (refused && isPersonsMistake(error)) {
+        // The person's input, answered to them: one line, no stack (stacks are for faults).
+        const reason = error instanceof Error ? error.message : String(error);
+        ctx.logger.info({ reason }, 'operation refused');
+      } else {
+        ctx.logger.warn({ err: isCollabError(error) ? error.toJSON() : error }, 'operation failed');
+      }
       // The success was told already (what failed came after): the person's outcome stands.
       if (origin && !finalTold(log)) {
         // Marked before it is told, so no later run of this job tells anything else.

@@ -75,6 +75,15 @@ export interface Sandbox {
   stop(): Promise<void>;
 }
 
+function hostOf(url: string | undefined): string[] {
+  if (url === undefined) return [];
+  try {
+    return [new URL(url).hostname];
+  } catch {
+    return [];
+  }
+}
+
 function portOf(value: string | undefined, fallback: number): number {
   if (value === undefined || value.trim() === '') return fallback;
   const port = Number(value);
@@ -188,6 +197,8 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
         users: SANDBOX_USERS,
         channels: SANDBOX_CHANNELS,
         ...(emulator ? { emulatorUrl: emulator.url, emulatorEvents: emulator.events } : {}),
+        // The service's links are the app's unfurl domain here, as slack-manifest.yml says to set it.
+        unfurlDomains: hostOf(emulator?.url ?? config.collab.baseUrl),
         logger,
       });
       const started = console;

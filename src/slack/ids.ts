@@ -32,7 +32,10 @@ export const VIEWS = {
 } as const;
 
 export const SHORTCUTS = {
+  /** global: the composer's shortcuts menu, anywhere */
+  newPost: 'new_post',
   createPostFromMessage: 'create_post_from_message',
+  createPostFromThread: 'create_post_from_thread',
   commentOnPost: 'comment_on_post',
   resolvePost: 'resolve_post',
 } as const;

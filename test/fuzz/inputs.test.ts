@@ -242,7 +242,8 @@ describe('through signed HTTP into the web role', () => {
     const junk = fc.oneof(fc.constant(undefined), fc.string({ maxLength: 20 }), fc.integer());
     const shortcuts = fc.sample(
       fc.record({
-        callback: fc.constantFrom(...Object.values(SHORTCUTS)),
+        // Message shortcuts: Slack sends the global one (New post) only as `type: 'shortcut'`.
+        callback: fc.constantFrom(...Object.values(SHORTCUTS).filter((id) => id !== SHORTCUTS.newPost)),
         channel: junk,
         message: fc.oneof(junk, fc.record({ text: fc.string() })),
       }),
@@ -258,6 +259,22 @@ describe('through signed HTTP into the web role', () => {
         channel: s.channel,
         message_ts: '1.000100',
         message: s.message,
+      };
+      const res = await postToBolt(h.baseUrl, h.signingSecret, 'interaction', interactionBody(payload));
+      expect(res.status, JSON.stringify(payload)).toBe(200);
+    }
+    // The global shortcut: no channel, no message; a broken user or trigger opens nothing.
+    const globals = fc.sample(fc.record({ user: fc.record({ id: junk }), trigger: junk }), {
+      numRuns: 20,
+      seed: 12,
+    });
+    for (const g of globals) {
+      const payload = {
+        type: 'shortcut',
+        callback_id: SHORTCUTS.newPost,
+        trigger_id: g.trigger,
+        team: { id: TEAM },
+        user: g.user,
       };
       const res = await postToBolt(h.baseUrl, h.signingSecret, 'interaction', interactionBody(payload));
       expect(res.status, JSON.stringify(payload)).toBe(200);

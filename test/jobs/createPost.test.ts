@@ -6,6 +6,7 @@ import {
   callsOf,
   channelId,
   originOf,
+  responses,
   responseTexts,
   run,
   unique,
@@ -173,6 +174,11 @@ describe('createPost', () => {
     );
     const card = callsOf(h, 'chat.postMessage').find((c) => c.args.channel === 'C_SOURCE');
     expect(card?.args.thread_ts).toBe(seeded.ts);
+    // The confirmation says where the card went: the message's thread, linked.
+    const told = blockText(responses(h, origin).at(-1)?.args.blocks);
+    expect(told).toMatch(
+      /Its card is in the thread of <https:\/\/slack\.example\/archives\/C_SOURCE\/p\d+\|the message>\./,
+    );
   });
 
   it('end to end: a slash command in, the post made, the ack replaced with where it went', async () => {

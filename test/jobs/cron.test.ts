@@ -27,7 +27,8 @@ describe('parseSchedule', () => {
     ['weekly on friday at 16:00', '0 16 * * 5', 'every Friday at 16:00'],
     ['mondays', '0 9 * * 1', 'every Monday at 09:00'],
     ['every weekend at noon', '0 12 * * 0,6', 'every Saturday and Sunday at 12:00'],
-    ['0 9 * * 1-5', '0 9 * * 1-5', 'cron `0 9 * * 1-5`'],
+    ['0 9 * * 1-5', '0 9 * * 1-5', 'at 09:00, Monday through Friday'],
+    ['30 8 1 * *', '30 8 1 * *', 'at 08:30, on day 1 of the month'],
   ])('%s → %s', (words, pattern, label) => {
     expect(parseSchedule(words)).toEqual({ ok: true, pattern, label });
   });

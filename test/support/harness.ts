@@ -24,6 +24,7 @@ import {
   startSlackStandIn,
 } from '../../src/sandbox/slack/index.ts';
 import { connectRedis, deleteKeys, whenReady } from '../../src/store/redis.ts';
+import type { LogCapture } from './log-capture.ts';
 import { nextSettled, settled } from './settled.ts';
 import { type BoltResponse, postToBolt } from './slack-client.ts';
 
@@ -42,6 +43,8 @@ export interface HarnessOptions {
   slackUsers?: SlackUser[];
   /** tracing to run the bot with (e.g. to an in-memory exporter) */
   tracing?: Tracing;
+  /** where the bot's log lines go (at debug level); absent: the bot logs nothing */
+  logs?: LogCapture;
 }
 
 export interface Harness {
@@ -95,7 +98,9 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     LOG_LEVEL: 'silent',
     ...options.env,
   });
-  const logger = createLogger({ level: config.logLevel });
+  const logger = options.logs
+    ? createLogger({ level: 'debug' }, options.logs.stream)
+    : createLogger({ level: config.logLevel });
   const bot = await startBot(config, logger, options.tracing ? { tracing: options.tracing } : {});
   // The store's producer connection fails fast while connecting (no offline queue): tests that
   // enqueue or touch the store straight after start must not race its connect.

@@ -3,7 +3,9 @@
  * posts its card where the person acted, and tells them where it went.
  */
 import { type CreatePostInput, PAGE_SIZE_MAX, type Post } from '../../collab/schemas.ts';
-import type { Processor, ProcessorContext } from '../context.ts';
+import { md } from '../../slack/render/limits.ts';
+import { mrkdwnLink } from '../../slack/render/text.ts';
+import { commandOf, type Processor, type ProcessorContext } from '../context.ts';
 import { UserError } from '../errors.ts';
 import type { JobData } from '../schemas.ts';
 import { postCardIn } from './cards.ts';
@@ -14,8 +16,8 @@ import { resolveChannel } from './resolveRefs.ts';
 import { tell } from './tell.ts';
 import { contentContains, createdSince, escapeMarkdown } from './text.ts';
 
-export const NOT_LINKED =
-  'This Slack channel is not linked to a collaboration channel. Name one — `/collab post #engineering …` — or link this channel: `/collab link #engineering`.';
+export const notLinked = (command: string) =>
+  `This Slack channel is not linked to a collaboration channel. Name one — \`${command} post #engineering …\` — or link this channel: \`${command} link #engineering\`.`;
 
 export const createPost: Processor<'createPost'> = async (data, ctx) => {
   const { origin } = data;
@@ -54,7 +56,14 @@ export const createPost: Processor<'createPost'> = async (data, ctx) => {
   );
 
   const channel = post.channel?.name ? `#${post.channel.name.replace(/^#/, '')}` : 'the channel';
-  await tell(ctx, origin, withPostLink(`Posted to ${channel}:`, post));
+  const told = withPostLink(`Posted to ${channel}:`, post);
+  if (data.fromMessage) {
+    // Said, since the person may be looking at the channel while the card went into a thread.
+    const where = `Its card is in the thread of ${permalink ? mrkdwnLink(permalink, 'the message') : 'the message'}.`;
+    told.blocks.push({ type: 'context', elements: [md(where)] });
+    told.text = `${told.text} ${where}`;
+  }
+  await tell(ctx, origin, told);
 };
 
 /** The channel id: named in the job (by id as it is, or by name), else the linked one. */
@@ -64,7 +73,7 @@ async function targetChannel(ctx: ProcessorContext, data: JobData<'createPost'>)
     return (await resolveChannel(ctx, data.channel)).id;
   }
   const link = await ctx.store.links.get(ctx.teamId, data.origin.slackChannel);
-  if (!link) throw new UserError(NOT_LINKED);
+  if (!link) throw new UserError(notLinked(commandOf(ctx)));
   return link.channelId;
 }
 

@@ -21,7 +21,7 @@ import { md } from '../../slack/render/limits.ts';
 import { success } from '../../slack/render/messages.ts';
 import type { Digest } from '../../store/digests.ts';
 import type { ChannelLink } from '../../store/links.ts';
-import type { Processor, ProcessorContext } from '../context.ts';
+import { commandOf, type Processor, type ProcessorContext } from '../context.ts';
 import { isTimeZone, patternProblem, previousRun, slotOf, tickOf } from '../cron.ts';
 import { collectDigest, isQuiet } from '../digest.ts';
 import { UserError } from '../errors.ts';
@@ -43,8 +43,6 @@ function scopeOf(link: ChannelLink | undefined, digest?: Digest): DigestScope {
     schedule: digest ? `${digest.label} (${digest.tz})` : undefined,
   };
 }
-
-const commandOf = (ctx: ProcessorContext) => ctx.features?.command ?? '/collab';
 
 /** The person's Slack time zone (`users.info` `tz`), or undefined when Slack does not say. */
 async function slackTimeZone(ctx: ProcessorContext, userId: string): Promise<string | undefined> {

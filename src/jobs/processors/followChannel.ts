@@ -4,19 +4,19 @@
  * every FEED_POLL_INTERVAL_MS.
  */
 import { success } from '../../slack/render/messages.ts';
-import type { Processor } from '../context.ts';
+import { commandOf, type Processor } from '../context.ts';
 import { UserError } from '../errors.ts';
 import { currentWatermark, feedSchedulerId } from './feeds.ts';
 import { tell } from './tell.ts';
 
-export const NOT_LINKED_TO_FOLLOW =
-  'This Slack channel is not linked to a collaboration channel, so there is nothing to follow. Link it first — `/collab link #engineering` — then follow it.';
+export const notLinkedToFollow = (command: string) =>
+  `This Slack channel is not linked to a collaboration channel, so there is nothing to follow. Link it first — \`${command} link #engineering\` — then follow it.`;
 
 export const followChannel: Processor<'followChannel'> = async (data, ctx) => {
   const { origin } = data;
   const slackChannel = origin.slackChannel;
   const link = await ctx.store.links.get(ctx.teamId, slackChannel);
-  if (!link) throw new UserError(NOT_LINKED_TO_FOLLOW);
+  if (!link) throw new UserError(notLinkedToFollow(commandOf(ctx)));
 
   const existing = await ctx.store.feeds.get(ctx.teamId, slackChannel);
   const already = existing?.channelId === link.channelId && existing.watermark !== undefined;

@@ -1,6 +1,6 @@
 /** linkChannel: links the Slack channel to a channel of the service (where `/collab post` goes). */
 import { success } from '../../slack/render/messages.ts';
-import type { Processor } from '../context.ts';
+import { commandOf, type Processor } from '../context.ts';
 import { resolveChannel } from './resolveRefs.ts';
 import { tell } from './tell.ts';
 
@@ -18,6 +18,8 @@ export const linkChannel: Processor<'linkChannel'> = async (data, ctx) => {
   await tell(
     ctx,
     origin,
-    success(`Linked this Slack channel to #${channel.name}: \`/collab post\` goes there${replies}.`),
+    success(
+      `Linked this Slack channel to #${channel.name}: \`${commandOf(ctx)} post\` goes there${replies}.`,
+    ),
   );
 };

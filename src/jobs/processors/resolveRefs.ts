@@ -5,7 +5,7 @@
 import { type CollabError, isCollabError } from '../../collab/errors.ts';
 import type { Channel } from '../../collab/schemas.ts';
 import { escapeMrkdwn } from '../../slack/render/mrkdwn.ts';
-import type { ProcessorContext } from '../context.ts';
+import { commandOf, type ProcessorContext } from '../context.ts';
 import { UserError } from '../errors.ts';
 import type { ChannelRef, PostRef } from '../schemas.ts';
 
@@ -36,7 +36,7 @@ export async function resolveChannel(ctx: ProcessorContext, ref: ChannelRef): Pr
       if (channel.id === ref.id) return channel;
     }
     throw new UserError(
-      `There is no channel with id ${code(ref.id)}. See the channels with \`/collab channels\`.`,
+      `There is no channel with id ${code(ref.id)}. See the channels with \`${commandOf(ctx)} channels\`.`,
     );
   }
   const wanted = channelName(ref.name);
@@ -45,7 +45,7 @@ export async function resolveChannel(ctx: ProcessorContext, ref: ChannelRef): Pr
     if (channel.name.toLowerCase() === lower) return channel;
   }
   throw new UserError(
-    `There is no channel named #${escapeMrkdwn(wanted)}. See the channels with \`/collab channels\`.`,
+    `There is no channel named #${escapeMrkdwn(wanted)}. See the channels with \`${commandOf(ctx)} channels\`.`,
   );
 }
 

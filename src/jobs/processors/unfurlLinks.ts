@@ -6,7 +6,7 @@
  */
 import type { Post } from '../../collab/schemas.ts';
 import { postUnfurl } from '../../slack/render/unfurl.ts';
-import type { Processor, ProcessorContext } from '../context.ts';
+import { commandOf, type Processor, type ProcessorContext } from '../context.ts';
 import { slackErrorCode } from '../outcome.ts';
 
 /** Links of one message unfurled at most (Slack sends up to a handful). */
@@ -32,7 +32,7 @@ async function readPost(ctx: ProcessorContext, postId: string): Promise<Post | u
 }
 
 export const unfurlLinks: Processor<'unfurlLinks'> = async (data, ctx) => {
-  const command = ctx.features?.command ?? '/collab';
+  const command = commandOf(ctx);
   const unfurls: Record<string, ReturnType<typeof postUnfurl>> = {};
   const urls = [...new Set(data.links.map((l) => l.url))].slice(0, MAX_LINKS);
   for (const url of urls) {

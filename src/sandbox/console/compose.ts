@@ -66,3 +66,23 @@ export function splitSlashCommand(input: string): { command: string; text: strin
   if (!match) return undefined;
   return { command: match[1]!.toLowerCase(), text: (match[2] ?? '').trim() };
 }
+
+/**
+ * The links of Slack text (`<https://…>` or `<https://…|label>`) whose host is one of the app's
+ * unfurl domains or under one: those Slack sends to the app in `link_shared`.
+ */
+export function unfurlableLinks(slackText: string, domains: readonly string[]): string[] {
+  const wanted = domains.map((d) => d.toLowerCase().replace(/^\*\./, ''));
+  const links: string[] = [];
+  for (const match of slackText.matchAll(/<(https?:\/\/[^|>\s]+)(?:\|[^>]*)?>/g)) {
+    const url = match[1]!.replace(/&amp;/g, '&');
+    let host: string;
+    try {
+      host = new URL(url).hostname.toLowerCase();
+    } catch {
+      continue;
+    }
+    if (wanted.some((d) => host === d || host.endsWith(`.${d}`)) && !links.includes(url)) links.push(url);
+  }
+  return links;
+}

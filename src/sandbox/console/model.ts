@@ -21,6 +21,8 @@ export interface ConsoleMessage {
   blocks?: unknown[];
   ephemeral: boolean;
   edited: boolean;
+  /** what `chat.unfurl` attached, by url: drawn under the message */
+  unfurls?: Record<string, unknown>;
 }
 
 /** A message Slack shows but the Web API never stored: acks and response_url posts. */
@@ -249,6 +251,7 @@ export class ConsoleModel {
           : {}),
         ephemeral: m.ephemeralFor !== undefined,
         edited: m.edited !== undefined || override !== undefined,
+        ...(m.unfurls ? { unfurls: m.unfurls } : {}),
       });
     }
     for (const m of this.shown) {

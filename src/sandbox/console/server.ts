@@ -21,7 +21,9 @@ import {
   blockActions,
   blockSuggestion,
   eventBody,
+  globalShortcut,
   interactionBody,
+  linkShared,
   messageEvent,
   messageShortcut,
   newTriggerId,
@@ -32,7 +34,8 @@ import {
 } from '../slack/index.ts';
 import { readBody } from '../slack/request.ts';
 import type { SlackChannel, SlackStandIn, SlackUser } from '../slack/types.ts';
-import { slackifyText, splitSlashCommand } from './compose.ts';
+import { slackifyText, splitSlashCommand, unfurlableLinks } from './compose.ts';
+import { slackEmoji } from './emoji.ts';
 import { ConsoleModel, type Found, type ViewLike } from './model.ts';
 
 const PUBLIC_DIR = join(dirname(fileURLToPath(import.meta.url)), 'public');
@@ -47,13 +50,20 @@ const TYPES: Record<string, string> = {
   html: 'text/html; charset=utf-8',
   js: 'text/javascript; charset=utf-8',
   css: 'text/css; charset=utf-8',
+  json: 'application/json; charset=utf-8',
 };
 
 /** The names of the manifest's message shortcuts, by callback id (slack-manifest.yml). */
 export const SHORTCUT_NAMES: Record<string, string> = {
   [SHORTCUTS.createPostFromMessage]: 'Create post from message',
+  [SHORTCUTS.createPostFromThread]: 'Create post from thread',
   [SHORTCUTS.commentOnPost]: 'Comment on post',
   [SHORTCUTS.resolvePost]: 'Resolve post',
+};
+
+/** The manifest's global shortcuts (the composer's shortcuts menu), by callback id. */
+export const GLOBAL_SHORTCUT_NAMES: Record<string, string> = {
+  [SHORTCUTS.newPost]: 'New post',
 };
 
 export interface ConsoleOptions {
@@ -71,6 +81,8 @@ export interface ConsoleOptions {
   /** the emulator, for the state panel (absent with a real collaboration API) */
   emulatorUrl?: string;
   emulatorEvents?: EventEmitter<EmulatorEventMap>;
+  /** the app's unfurl domains: a message with a link under one sends `link_shared`, as Slack does */
+  unfurlDomains?: string[];
   logger: Logger;
 }
 
@@ -95,6 +107,7 @@ const ActionBody = z.object({
   values: z.record(z.string(), z.record(z.string(), z.unknown())).optional(),
 });
 const ShortcutBody = z.object({ user: User, key: z.string(), callback_id: z.string() });
+const GlobalShortcutBody = z.object({ user: User, callback_id: z.string() });
 const SuggestBody = z.object({
   user: User,
   viewId: z.string().optional(),
@@ -266,6 +279,18 @@ export async function startConsole(options: ConsoleOptions): Promise<SandboxCons
       ...(input.thread_ts ? { thread_ts: input.thread_ts } : {}),
     });
     const answer = await post('json', eventBody(event, { team_id: teamId, botUserId }));
+    // Slack tells the app of links to its unfurl domains in a separate event.
+    const links = unfurlableLinks(text, options.unfurlDomains ?? []);
+    if (links.length > 0) {
+      const shared = linkShared({
+        channel: input.channel,
+        user: input.user,
+        message_ts: stored.ts,
+        ...(input.thread_ts ? { thread_ts: input.thread_ts } : {}),
+        links,
+      });
+      await post('json', eventBody(shared, { team_id: teamId, botUserId }));
+    }
     return { ok: answer.status === 200 };
   };
 
@@ -338,6 +363,18 @@ export async function startConsole(options: ConsoleOptions): Promise<SandboxCons
       model.notice(found.channel, input.user, `The shortcut failed (HTTP ${answer.status}).`);
       broadcast('slack');
     }
+    return { ok: answer.status === 200 };
+  };
+
+  const globalShortcutUsed = async (input: z.infer<typeof GlobalShortcutBody>) => {
+    const answer = await interact(
+      globalShortcut({
+        callback_id: input.callback_id,
+        user: userRef(input.user),
+        trigger_id: model.trigger(input.user, newTriggerId),
+        team_id: teamId,
+      }),
+    );
     return { ok: answer.status === 200 };
   };
 
@@ -427,12 +464,17 @@ export async function startConsole(options: ConsoleOptions): Promise<SandboxCons
         name: u.name,
         real_name: u.real_name,
         display_name: u.profile.display_name || u.real_name,
+        tz: u.tz,
       })),
       channels: [
         ...options.channels.map((c) => ({ id: c.id, name: c.name, kind: 'channel' })),
         ...dmChannels.map((id) => ({ id, name: 'Collab', kind: 'app' })),
       ],
       shortcuts: Object.entries(SHORTCUT_NAMES).map(([callback_id, name]) => ({ callback_id, name })),
+      globalShortcuts: Object.entries(GLOBAL_SHORTCUT_NAMES).map(([callback_id, name]) => ({
+        callback_id,
+        name,
+      })),
       messages: model.messagesFor(user),
       modal: modal ?? null,
       home: home ?? null,
@@ -498,6 +540,7 @@ export async function startConsole(options: ConsoleOptions): Promise<SandboxCons
     '/api/send': async (req) => send(await readJson(req, SendBody)),
     '/api/action': async (req) => action(await readJson(req, ActionBody)),
     '/api/shortcut': async (req) => shortcut(await readJson(req, ShortcutBody)),
+    '/api/global-shortcut': async (req) => globalShortcutUsed(await readJson(req, GlobalShortcutBody)),
     '/api/suggest': async (req) => suggest(await readJson(req, SuggestBody)),
     '/api/submit': async (req) => submit(await readJson(req, SubmitBody)),
     '/api/close': async (req) => close(await readJson(req, CloseBody)),
@@ -516,6 +559,11 @@ export async function startConsole(options: ConsoleOptions): Promise<SandboxCons
         'cache-control': 'no-cache',
       });
       res.end(body);
+      return;
+    }
+    if (req.method === 'GET' && path === '/emoji.json') {
+      res.writeHead(200, { 'content-type': TYPES.json!, 'cache-control': 'max-age=3600' });
+      res.end(JSON.stringify(await slackEmoji()));
       return;
     }
     if (req.method === 'GET' && path === '/favicon.ico') {

@@ -10,6 +10,7 @@ import type {
   BlockAction,
   BlockSuggestion,
   EnvelopedEvent,
+  GlobalShortcut,
   MessageShortcut,
   types,
   ViewOutput,
@@ -252,6 +253,24 @@ export function messageShortcut(
     message_ts: input.message.ts,
     message: messageOf(input.message),
     response_url: input.response_url,
+  };
+}
+
+/** A global `shortcut`: picked from the composer's shortcuts menu; no channel, no message. */
+export function globalShortcut(
+  input: { callback_id: string; user: UserRef; trigger_id?: string } & PayloadWorkspace,
+): GlobalShortcut {
+  const ws = workspace(input);
+  const user = userOf(input.user, ws.team_id);
+  return {
+    type: 'shortcut',
+    token: ws.token,
+    action_ts: nextTs(),
+    team: { id: ws.team_id, domain: ws.team_domain },
+    user: { id: user.id, username: user.username, team_id: ws.team_id },
+    is_enterprise_install: false,
+    callback_id: input.callback_id,
+    trigger_id: input.trigger_id ?? newTriggerId(),
   };
 }
 

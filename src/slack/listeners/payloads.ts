@@ -84,6 +84,14 @@ export const MessageShortcutBody = z.looseObject({
 });
 export type MessageShortcutBody = z.infer<typeof MessageShortcutBody>;
 
+export const GlobalShortcutBody = z.looseObject({
+  type: z.literal('shortcut'),
+  callback_id: id,
+  trigger_id: id,
+  team: Team,
+  user: User,
+});
+
 export const MessageEvent = z.looseObject({
   type: z.literal('message'),
   subtype: z.string().optional(),

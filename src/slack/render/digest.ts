@@ -8,6 +8,7 @@ import { contentPlain } from './labels.ts';
 import { LIMITS, md, plain } from './limits.ts';
 import { truncate } from './mrkdwn.ts';
 import { cutPlain, escapeMrkdwn, mrkdwnLink, oneLine, webUrl } from './text.ts';
+import { slackDate } from './time.ts';
 
 /** Characters of a title in a digest line. */
 const TITLE_MAX = 120;
@@ -19,11 +20,8 @@ export interface DigestScope {
   schedule?: string | undefined;
 }
 
-/** `<!date^…>`: each reader sees the instant in their own time zone. */
-export function slackDate(ms: number, format = '{date_short_pretty} at {time}'): string {
-  const fallback = `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
-  return `<!date^${Math.floor(ms / 1000)}^${format}|${fallback}>`;
-}
+/** Date tokens live in time.ts; digests and their callers keep importing them from here. */
+export { slackDate } from './time.ts';
 
 function scopeText(scope: DigestScope): string {
   return scope.channelName ? `#${scope.channelName.replace(/^#/, '')}` : 'all channels';

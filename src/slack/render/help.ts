@@ -141,8 +141,11 @@ export const HELP_SUBCOMMANDS: readonly string[] = [
 ];
 
 const SHORTCUTS_TEXT = [
-  '*:zap: Message shortcuts* (the ⋮ menu of a message)',
+  '*:zap: Shortcuts*',
+  '• *New post* (the composer’s shortcuts menu, anywhere): opens the post form',
+  'On a message’s ⋮ menu:',
   '• *Create post from message*: turns a Slack message into a post, with a link back to Slack',
+  '• *Create post from thread*: the same with every reply of the thread, each with its author and a link',
   '• *Comment on post*: comments on the post a card or a card thread shows',
   '• *Resolve post*: resolves that post; on a reply that became a comment, that comment resolves it',
 ].join('\n');

@@ -9,6 +9,7 @@ import { ACTIONS, INPUTS, VIEWS } from '../ids.ts';
 import { ACTIVITY_SECTIONS, type HomeActivity } from './homeSections.ts';
 import { LIMITS, md, plain } from './limits.ts';
 import { escapeMrkdwn } from './text.ts';
+import { slackTime } from './time.ts';
 
 export interface HomeConnection {
   baseUrl: string;
@@ -36,11 +37,20 @@ export type HomeSection = (state: HomeState) => KnownBlock[];
 
 const AUDIT_SHOWN = 10;
 
-const slackDate = (iso: string): string => {
-  const ms = Date.parse(iso);
-  if (Number.isNaN(ms)) return escapeMrkdwn(iso);
-  return `<!date^${Math.floor(ms / 1000)}^{date_short_pretty} {time}|${escapeMrkdwn(iso)}>`;
-};
+/**
+ * A command's text as the person typed it: Slack's escaped mentions (`<#C123|general>`,
+ * `<@U123|ada>`, `<https://…|label>`) back to `#general`, `@ada`, the label.
+ */
+export function commandWords(text: string): string {
+  return text
+    .replace(/<#[CG][A-Z0-9]+\|([^>]*)>/g, '#$1')
+    .replace(/<@[UW][A-Z0-9]+\|([^>]*)>/g, '@$1')
+    .replace(/<(https?:\/\/[^|>]+)\|([^>]+)>/g, '$2')
+    .replace(/<(https?:\/\/[^|>]+)>/g, '$1')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
+}
 
 export const welcomeSection: HomeSection = (state) => [
   { type: 'header', text: plain('Collab', LIMITS.headerText) },
@@ -71,7 +81,7 @@ export const connectionSection: HomeSection = (state) => {
     type: 'section',
     text: md(
       c
-        ? `:large_green_circle: Connected to *${escapeMrkdwn(c.baseUrl)}* by <@${c.connectedBy}>, ${slackDate(c.connectedAt)}.`
+        ? `:large_green_circle: Connected to *${escapeMrkdwn(c.baseUrl)}* by <@${c.connectedBy}>, ${slackTime(c.connectedAt)}.`
         : ':white_circle: This workspace is not connected to the collaboration service yet.',
     ),
   });
@@ -124,7 +134,7 @@ export const auditSection: HomeSection = (state) => {
     .slice(0, AUDIT_SHOWN)
     .map(
       (e) =>
-        `• ${slackDate(e.at)} <@${e.userId}> ${escapeMrkdwn(e.action)}${e.slackChannel ? ` in <#${e.slackChannel}>` : ''}${e.detail ? `: ${escapeMrkdwn(e.detail)}` : ''}`,
+        `• ${slackTime(e.at)} <@${e.userId}> ${escapeMrkdwn(e.action)}${e.slackChannel ? ` in <#${e.slackChannel}>` : ''}${e.detail ? `: ${escapeMrkdwn(commandWords(e.detail))}` : ''}`,
     );
   return [
     { type: 'divider' },

@@ -7,11 +7,11 @@
 import type { KnownBlock } from '@slack/types';
 import { describeOperation } from '../../jobs/errors.ts';
 import { ACTIONS } from '../ids.ts';
-import { slackDate } from './digest.ts';
 import type { HomeSection } from './home.ts';
 import { LIMITS, md, plain } from './limits.ts';
 import { truncate } from './mrkdwn.ts';
 import { escapeMrkdwn, oneLine } from './text.ts';
+import { slackDate } from './time.ts';
 
 /** Lines of a list shown at most; the rest are counted. */
 const SHOWN = 10;

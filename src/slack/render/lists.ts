@@ -33,8 +33,6 @@ export interface ListOptions {
   paging: PagingButtons;
   /** Line shown when the page is empty, instead of the default hint. */
   emptyHint?: string;
-  /** With `now`, date fallbacks read "3 hours ago". */
-  now?: Date;
 }
 
 export interface MessageListOptions extends ListOptions {
@@ -130,13 +128,13 @@ function totalFact(page: Page<unknown>): string[] {
   return typeof page.total_count === 'number' ? [`${page.total_count} in all`] : [];
 }
 
-function postItem(post: Post, now: Date | undefined): string {
+function postItem(post: Post): string {
   const emoji = isResolved(post) ? ':white_check_mark:' : ':large_blue_circle:';
   const facts = [
     channelMrkdwn(post.channel),
     authorMrkdwn(post.author),
     countText(post.comments_count, 'comment'),
-    slackTime(post.last_activity_at ?? post.created_at, now),
+    slackTime(post.last_activity_at ?? post.created_at),
   ].filter((f): f is string => Boolean(f));
   return `${emoji} ${postTitleMrkdwn(post)}\n${facts.join(' · ')}`;
 }
@@ -145,7 +143,7 @@ export function postList(page: Page<Post>, options: ListOptions): Rendered {
   return list({
     title: options.title,
     facts: totalFact(page),
-    items: page.data.map((post) => postItem(post, options.now)),
+    items: page.data.map((post) => postItem(post)),
     empty: 'No posts match.',
     emptyHint:
       options.emptyHint ?? 'Try without filters, another channel, or `unresolved` to see open posts only.',
@@ -193,8 +191,8 @@ export function memberList(page: Page<Member>, options: ListOptions): Rendered {
   });
 }
 
-function messageItem(message: Message, now: Date | undefined): string {
-  const when = slackTime(message.created_at, now);
+function messageItem(message: Message): string {
+  const when = slackTime(message.created_at);
   const content = contentToMrkdwn(message.content) || '_(no content)_';
   return `*${authorMrkdwn(message.author)}*${when ? ` · ${when}` : ''}\n${content}`;
 }
@@ -210,7 +208,7 @@ export function messageList(page: Page<Message>, options: MessageListOptions): R
   return list({
     title: options.title,
     facts,
-    items: page.data.map((message) => messageItem(message, options.now)),
+    items: page.data.map((message) => messageItem(message)),
     empty: 'No messages here yet.',
     emptyHint: options.emptyHint ?? 'Messages written to this thread will show here.',
     noun: 'message',

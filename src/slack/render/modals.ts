@@ -4,6 +4,7 @@
  */
 import type { KnownBlock, ModalView, PlainTextOption, View } from '@slack/types';
 import type { Channel, Post } from '../../collab/schemas.ts';
+import { TITLE_MAX } from '../../jobs/schemas.ts';
 import { INPUTS, VIEWS } from '../ids.ts';
 import { authorMrkdwn, channelMrkdwn, contentPlain } from './labels.ts';
 import { LIMITS, md, plain } from './limits.ts';
@@ -79,23 +80,38 @@ export interface CreatePostModalOptions {
   privateMetadata: string;
 }
 
+/** The answer to a title over {@link TITLE_MAX}: said, never cut silently. */
+export function titleTooLongText(length: number): string {
+  return `A title holds at most ${TITLE_MAX.toLocaleString('en')} characters; this one has ${length.toLocaleString('en')}. Put the rest in the content.`;
+}
+
+/**
+ * A title suggested from text (markdown): its first line without markup, cut to
+ * {@link TITLE_MAX} with a visible `…`; undefined when there is no text.
+ */
+export function suggestedTitle(markdown: string): string | undefined {
+  const first = markdown
+    .split('\n')
+    .map((line) =>
+      line
+        .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
+        .replace(/^\s*(?:#{1,6}\s+|>\s?|[-*+]\s+|\d+[.)]\s+)/, '')
+        .replace(/(\*\*|__|~~|`)/g, '')
+        // Slack's emoji codes mean nothing in the service's title.
+        .replace(/:[a-z0-9_+'-]+:(?::skin-tone-[2-6]:)?/g, '')
+        .trim(),
+    )
+    .find((line) => line !== '');
+  return first === undefined ? undefined : cutPlain(oneLine(first), TITLE_MAX);
+}
+
+/**
+ * The post form, in reading order: title (focused as it opens), content, then the channel — so
+ * the channel picker never opens its list over the fields as the form appears.
+ */
 export function createPostModal(options: CreatePostModalOptions): View {
   const max = LIMITS.plainTextInputMaxLength;
   const blocks: KnownBlock[] = [
-    {
-      type: 'input',
-      block_id: INPUTS.channel.block,
-      optional: true,
-      label: plain('Channel', LIMITS.inputLabel),
-      hint: plain('The collaboration channel to post in. Type to search.', LIMITS.inputHint),
-      element: {
-        type: 'external_select',
-        action_id: INPUTS.channel.action,
-        min_query_length: 0,
-        placeholder: plain('Choose a channel', LIMITS.placeholder),
-        ...(options.channel ? { initial_option: channelOption(options.channel) } : {}),
-      },
-    },
     {
       type: 'input',
       block_id: INPUTS.title.block,
@@ -104,9 +120,10 @@ export function createPostModal(options: CreatePostModalOptions): View {
       element: {
         type: 'plain_text_input',
         action_id: INPUTS.title.action,
-        max_length: max,
+        max_length: TITLE_MAX,
+        focus_on_load: true,
         placeholder: plain('What is it about?', LIMITS.placeholder),
-        ...(options.title?.trim() ? { initial_value: cutPlain(oneLine(options.title), max) } : {}),
+        ...(options.title?.trim() ? { initial_value: cutPlain(oneLine(options.title), TITLE_MAX) } : {}),
       },
     },
     {
@@ -121,6 +138,20 @@ export function createPostModal(options: CreatePostModalOptions): View {
         min_length: 1,
         max_length: max,
         ...(options.content?.trim() ? { initial_value: cutPlain(options.content, max) } : {}),
+      },
+    },
+    {
+      type: 'input',
+      block_id: INPUTS.channel.block,
+      optional: true,
+      label: plain('Channel', LIMITS.inputLabel),
+      hint: plain('The collaboration channel to post in. Type to search.', LIMITS.inputHint),
+      element: {
+        type: 'external_select',
+        action_id: INPUTS.channel.action,
+        min_query_length: 0,
+        placeholder: plain('Choose a channel', LIMITS.placeholder),
+        ...(options.channel ? { initial_option: channelOption(options.channel) } : {}),
       },
     },
   ];

@@ -26,8 +26,6 @@ export const CARD_RESOLUTION_MAX = 300;
 export interface PostCardOptions {
   /** A mrkdwn line shown in a context block, e.g. "Resolved by *Ada* via Slack". Not escaped here: the caller escapes. */
   note?: string;
-  /** With `now`, date fallbacks read "3 hours ago" instead of a UTC time. */
-  now?: Date;
 }
 
 /**
@@ -71,10 +69,10 @@ export function postTitleMrkdwn(post: Post): string {
   return `*${mrkdwnLink(webUrl(post.url), title)}*`;
 }
 
-function resolutionBlock(post: Post, now: Date | undefined): KnownBlock {
+function resolutionBlock(post: Post): KnownBlock {
   const resolution = post.resolution;
   const by = resolution?.resolved_by ? ` by *${authorMrkdwn(resolution.resolved_by)}*` : '';
-  const when = slackTime(resolution?.resolved_at, now);
+  const when = slackTime(resolution?.resolved_at);
   const head = `:white_check_mark: *Resolved*${by}${when ? ` ${when}` : ''}`;
   const message =
     contentToMrkdwn(resolution?.resolved_html) || contentToMrkdwn(resolution?.resolved_comment?.content);
@@ -119,7 +117,6 @@ function fallbackText(post: Post): string {
 }
 
 export function postCard(post: Post, options: PostCardOptions = {}): { text: string; blocks: KnownBlock[] } {
-  const { now } = options;
   const resolved = isResolved(post);
   const blocks: KnownBlock[] = [{ type: 'section', text: md(postTitleMrkdwn(post)) }];
 
@@ -127,7 +124,7 @@ export function postCard(post: Post, options: PostCardOptions = {}): { text: str
     resolved ? ':white_check_mark: Resolved' : ':large_blue_circle: Open',
     channelMrkdwn(post.channel),
     authorMrkdwn(post.author),
-    slackTime(post.created_at, now),
+    slackTime(post.created_at),
     countText(post.comments_count, 'comment'),
   ].filter((fact): fact is string => Boolean(fact));
   blocks.push({ type: 'context', elements: [md(facts.join('  ·  '), LIMITS.contextText)] });
@@ -137,7 +134,7 @@ export function postCard(post: Post, options: PostCardOptions = {}): { text: str
   if (content && !(titleFromContent && content.length <= 80)) {
     blocks.push({ type: 'section', text: md(truncate(content, CARD_EXCERPT_MAX, { url: post.url })) });
   }
-  if (resolved) blocks.push(resolutionBlock(post, now));
+  if (resolved) blocks.push(resolutionBlock(post));
   if (options.note?.trim()) {
     blocks.push({ type: 'context', elements: [md(options.note, LIMITS.contextText)] });
   }

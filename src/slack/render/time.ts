@@ -52,13 +52,24 @@ export function plainTime(raw: string | null | undefined, now?: Date): string {
   return now ? relativeTime(ms, now) : utcText(ms);
 }
 
+/** The format every instant the bot shows uses: "Nov 23, 2026 at 9:00 AM" in the reader's zone. */
+export const DATE_FORMAT = '{date_short_pretty} at {time}';
+
 /**
- * A timestamp as mrkdwn: `<!date^unix^{date_short_pretty} at {time}|fallback>` when it parses
- * (each reader sees it in their own time zone), the raw string escaped otherwise, '' when absent.
+ * An instant as a Slack date token, `<!date^unix^{date_short_pretty} at {time}|fallback>`: each
+ * reader sees it in their own time zone; the fallback (notifications, old clients) is UTC and
+ * says so.
  */
-export function slackTime(raw: string | null | undefined, now?: Date): string {
+export function slackDate(ms: number, format: string = DATE_FORMAT): string {
+  return `<!date^${Math.floor(ms / 1000)}^${format}|${utcText(ms)}>`;
+}
+
+/**
+ * A service timestamp as mrkdwn: a date token ({@link slackDate}) when it parses, the raw string
+ * escaped otherwise, '' when absent. The fallback is never relative: it would go stale.
+ */
+export function slackTime(raw: string | null | undefined): string {
   const ms = parseTimestamp(raw);
   if (ms === undefined) return typeof raw === 'string' ? escapeMrkdwn(raw.trim()) : '';
-  const fallback = plainTime(raw, now).replace(/[|<>&]/g, ' ');
-  return `<!date^${Math.floor(ms / 1000)}^{date_short_pretty} at {time}|${fallback}>`;
+  return slackDate(ms);
 }

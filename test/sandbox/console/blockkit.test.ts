@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { escapeHtml, mrkdwnToHtml, renderBlocks } from '../../../src/sandbox/console/public/blockkit.js';
+import { slackEmoji } from '../../../src/sandbox/console/emoji.ts';
+import {
+  escapeHtml,
+  mrkdwnToHtml,
+  renderBlocks,
+  textToHtml,
+} from '../../../src/sandbox/console/public/blockkit.js';
 
 const md = (text: string) => ({ type: 'mrkdwn', text });
 const plain = (text: string) => ({ type: 'plain_text', text });
@@ -47,15 +53,41 @@ describe('mrkdwnToHtml', () => {
     expect(mrkdwnToHtml('<!date^nope^{date}|fallback>')).toBe('fallback');
   });
 
-  it('turns a few emoji codes into emoji and leaves unknown ones as text', () => {
-    expect(mrkdwnToHtml(':white_check_mark: done :unknown_thing:')).toBe(
-      '<span class="bk-emoji" title=":white_check_mark:">✅</span> done :unknown_thing:',
+  it('turns Slack emoji codes into emoji, from the emoji data the console serves; unknown ones stay text', async () => {
+    const emoji = await slackEmoji();
+    expect(Object.keys(emoji).length).toBeGreaterThan(1500);
+    const html = mrkdwnToHtml(
+      ':white_check_mark: done :large_green_circle: :satellite_antenna: :new: :+1::skin-tone-3: :unknown_thing:',
+      { emoji },
+    );
+    expect(html).toBe(
+      [
+        `<span class="bk-emoji" title=":white_check_mark:">${emoji.white_check_mark}</span> done`,
+        `<span class="bk-emoji" title=":large_green_circle:">🟢</span>`,
+        `<span class="bk-emoji" title=":satellite_antenna:">📡</span>`,
+        `<span class="bk-emoji" title=":new:">🆕</span>`,
+        `<span class="bk-emoji" title=":+1:">${emoji['+1']}</span>`,
+        ':unknown_thing:',
+      ].join(' '),
+    );
+    expect(textToHtml({ type: 'plain_text', text: 'Hi :wave:', emoji: true }, { emoji })).toBe(
+      `Hi ${emoji.wave}`,
     );
   });
 
-  it('renders quotes and newlines', () => {
-    expect(mrkdwnToHtml('&gt; quoted\n&gt; more\nafter')).toBe(
+  it('renders quotes, with or without a space after >, and newlines', () => {
+    expect(mrkdwnToHtml('&gt; quoted\n&gt;more\nafter')).toBe(
       '<blockquote>quoted<br>more</blockquote><br>after',
+    );
+    expect(mrkdwnToHtml('&gt;Fixed by Ada')).toBe('<blockquote>Fixed by Ada</blockquote>');
+    expect(mrkdwnToHtml('a &gt; b')).toBe('a &gt; b');
+  });
+
+  it('shows a date token in the viewing person’s own time zone', () => {
+    const token = '<!date^1700000000^{date_short_pretty} at {time}|2023-11-14 22:13 UTC>';
+    expect(mrkdwnToHtml(token, { timeZone: 'Europe/Paris' })).toContain('>Nov 14, 2023 at 11:13 PM</time>');
+    expect(mrkdwnToHtml(token, { timeZone: 'America/New_York' })).toContain(
+      '>Nov 14, 2023 at 5:13 PM</time>',
     );
   });
 

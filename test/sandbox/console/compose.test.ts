@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { slackifyText, splitSlashCommand } from '../../../src/sandbox/console/compose.ts';
+import { slackifyText, splitSlashCommand, unfurlableLinks } from '../../../src/sandbox/console/compose.ts';
 
 const users = [
   { id: 'U0ADA', name: 'ada', profile: { display_name: 'Ada' } },
@@ -40,5 +40,24 @@ describe('splitSlashCommand', () => {
     expect(splitSlashCommand('/collab dm @grace hi')).toEqual({ command: '/collab', text: 'dm @grace hi' });
     expect(splitSlashCommand(' /Collab ')).toEqual({ command: '/collab', text: '' });
     expect(splitSlashCommand('hello /collab')).toBeUndefined();
+  });
+});
+
+describe('unfurlableLinks', () => {
+  it('keeps the links of the unfurl domains and their subdomains, as Slack does for link_shared', () => {
+    const text = slackifyText(
+      'see https://collab.example.com/p/1 and https://eu.collab.example.com/p/2?a=1&b=2 not https://collab.example.com.evil.test/p/3 nor https://other.example/p/4 again https://collab.example.com/p/1',
+      [],
+      [],
+      'message',
+    );
+    expect(unfurlableLinks(text, ['collab.example.com'])).toEqual([
+      'https://collab.example.com/p/1',
+      'https://eu.collab.example.com/p/2?a=1&b=2',
+    ]);
+    expect(unfurlableLinks(text, [])).toEqual([]);
+    expect(unfurlableLinks('<https://collab.example.com/p/9|the post>', ['collab.example.com'])).toEqual([
+      'https://collab.example.com/p/9',
+    ]);
   });
 });

@@ -101,6 +101,9 @@ describe.skipIf(!hasChromium)('sandbox console: the main journey in a browser', 
     // 3. /collab post: the modal, its external select of channels, title and content.
     await say('/collab post');
     const modal = await waitFor(page.locator('.modal', { hasText: 'New post' }));
+    // Readable as it opens: the title has the focus, the channel picker's list stays closed.
+    expect(await page.locator(':focus').getAttribute('data-action-id')).toBe('title_input');
+    expect(await modal.locator('.bk-external-options').isHidden()).toBe(true);
     await shot('post-modal');
     await modal.locator('.bk-external-input').fill('gen');
     await (await waitFor(modal.locator('.bk-external-options .option', { hasText: '#general' }))).click();
@@ -117,6 +120,27 @@ describe.skipIf(!hasChromium)('sandbox console: the main journey in a browser', 
       }),
     );
     await shot('card');
+
+    // 4b. What Slack draws: the card's time as a date token in Ada's zone (Paris), emoji as emoji.
+    const time = card.locator('time').first();
+    const instant = (await time.getAttribute('datetime')) ?? '';
+    const inParis = new Intl.DateTimeFormat('en-US', {
+      timeZone: 'Europe/Paris',
+      hour: 'numeric',
+      minute: '2-digit',
+    }).format(new Date(instant));
+    expect(await time.textContent()).toContain(inParis);
+    expect(await time.getAttribute('title')).toMatch(/ UTC$/);
+
+    // 4c. The post's link, pasted in the channel, is unfurled under the message (link_shared → chat.unfurl).
+    const postUrl = (await card.locator('.bk-button', { hasText: /^Open$/ }).getAttribute('data-url')) ?? '';
+    expect(postUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/p\//);
+    await say(`Have a look: ${postUrl}`);
+    const unfurl = await waitFor(
+      page.locator('.msg', { hasText: 'Have a look' }).locator('.unfurl', { hasText: 'Ship the sandbox' }),
+    );
+    expect(await unfurl.textContent()).not.toMatch(/:[a-z0-9_+-]+:|<#|<@|<!date/);
+    await shot('unfurl');
 
     // 5. Resolve from the card: it updates in place (Reopen, Resolved).
     await card.locator('.bk-button', { hasText: /^Resolve$/ }).click();
@@ -175,10 +199,45 @@ describe.skipIf(!hasChromium)('sandbox console: the main journey in a browser', 
       .evaluate((el) => el.scrollIntoView({ block: 'start' }));
     await shot('dm-reply');
 
+    // 7c. The composer's ⚡ menu: the global shortcut "New post" opens the post form.
+    await page.locator('#shortcuts-button').click();
+    await (await waitFor(page.locator('#shortcuts-menu .menu-item', { hasText: 'New post' }))).click();
+    const fromShortcut = await waitFor(page.locator('.modal', { hasText: 'New post' }));
+    expect(await page.locator(':focus').getAttribute('data-action-id')).toBe('title_input');
+    await fromShortcut.locator('.modal-close').click();
+    await page.locator('#modal-root').waitFor({ state: 'hidden' });
+
+    // 7d. Create post from message: the title is the message's first line; the card goes into its thread.
+    await say('Release notes are late\nThe doc is not reviewed yet.');
+    const source = await waitFor(
+      page.locator('#messages > .msg:not(.ephemeral)', { hasText: 'Release notes are late' }),
+    );
+    await source.hover();
+    await source.locator('.msg-more').first().click();
+    await source.locator('.menu-item', { hasText: 'Create post from message' }).first().click();
+    const fromMessage = await waitFor(page.locator('.modal', { hasText: 'New post' }));
+    expect(await fromMessage.locator('[data-action-id="title_input"]').inputValue()).toBe(
+      'Release notes are late',
+    );
+    await shot('post-from-message');
+    await fromMessage.locator('.modal-submit').click();
+    await page.locator('#modal-root').waitFor({ state: 'hidden' });
+    await waitFor(page.locator('.msg.ephemeral', { hasText: 'Its card is in the thread of the message' }));
+    await waitFor(source.locator('.thread-toggle'));
+
+    // 7e. App Home: sections without raw Slack syntax (the link audit reads "#general with replies").
+    await page.locator('#apps .nav-item').first().click();
+    const home = await waitFor(page.locator('#home .surface', { hasText: 'link requested' }));
+    const homeText = (await home.textContent()) ?? '';
+    expect(homeText).toContain('#general with replies');
+    expect(homeText).not.toMatch(/<#|<@|<!date|&lt;|&gt;|:[a-z0-9_+-]+:/);
+    await shot('app-home');
+    await page.locator('#channels .nav-item', { hasText: 'general' }).click();
+
     // 8. Grace sees the card, but none of Ada's ephemeral notes.
     await page.locator('#user-switch').selectOption('U0GRACE');
     await expect.poll(() => page.locator('.msg.ephemeral').count(), { timeout: WAIT }).toBe(0);
     await waitFor(page.locator('.msg', { hasText: 'Ship the sandbox' }));
     await shot('as-grace');
-  }, 60_000);
+  }, 120_000);
 });

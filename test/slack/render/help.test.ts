@@ -38,7 +38,13 @@ describe('helpMessage', () => {
 
   it('gives examples, the shortcuts and the card buttons', () => {
     expect(text).toContain('`/collab post #engineering Ship 2.3 | Release notes are in the doc`');
-    for (const name of ['Create post from message', 'Comment on post', 'Resolve post'])
+    for (const name of [
+      'New post',
+      'Create post from message',
+      'Create post from thread',
+      'Comment on post',
+      'Resolve post',
+    ])
       expect(text).toContain(name);
     for (const button of ['*Resolve*', '*Reopen*', '*Comment*', '*Open*']) expect(text).toContain(button);
     const withExamples = HELP_GROUPS.flatMap((g) => g.entries).filter((e) => e.example);

@@ -7,6 +7,7 @@ import {
   createPostModal,
   parseChannelOption,
   resolveModal,
+  suggestedTitle,
 } from '../../../src/slack/render/modals.ts';
 import { allTexts, assertViewWithinLimits } from '../../support/blockKit.ts';
 
@@ -22,6 +23,7 @@ type Input = {
     min_query_length?: number;
     multiline?: boolean;
     max_length?: number;
+    focus_on_load?: boolean;
   };
 };
 
@@ -30,14 +32,14 @@ function inputs(view: View): Input[] {
 }
 
 describe('createPostModal', () => {
-  it('has the channel picker, title and content inputs with our ids', () => {
+  it('has title, content and channel inputs with our ids, in reading order, the title focused', () => {
     const view = createPostModal({ privateMetadata: '{"c":"C1"}' });
     expect(view).toMatchObject({
       type: 'modal',
       callback_id: VIEWS.createPost,
       private_metadata: '{"c":"C1"}',
     });
-    const [channel, title, content] = inputs(view);
+    const [title, content, channel] = inputs(view);
     expect(channel).toMatchObject({
       block_id: INPUTS.channel.block,
       element: { type: 'external_select', action_id: INPUTS.channel.action, min_query_length: 0 },
@@ -46,8 +48,9 @@ describe('createPostModal', () => {
     expect(title).toMatchObject({
       block_id: INPUTS.title.block,
       optional: true,
-      element: { action_id: INPUTS.title.action },
+      element: { action_id: INPUTS.title.action, max_length: 250, focus_on_load: true },
     });
+    expect(channel?.element.focus_on_load).toBeUndefined();
     expect(content).toMatchObject({
       block_id: INPUTS.content.block,
       element: { action_id: INPUTS.content.action, multiline: true, max_length: 3000 },
@@ -64,7 +67,7 @@ describe('createPostModal', () => {
       content: 'x '.repeat(4000),
       privateMetadata: '',
     });
-    const [channel, title, content] = inputs(view);
+    const [title, content, channel] = inputs(view);
     expect(channel?.element.initial_option?.text.text).toBe('#engineering');
     expect(parseChannelOption(channel?.element.initial_option?.value ?? '')).toEqual({
       id: 'c-1',
@@ -74,6 +77,18 @@ describe('createPostModal', () => {
     expect(content?.element.initial_value?.length).toBeLessThanOrEqual(3000);
     expect(content?.element.initial_value?.startsWith('x x')).toBe(true);
     assertViewWithinLimits(view);
+  });
+
+  it('suggests a title from the first line, without markup, cut with a visible …', () => {
+    expect(suggestedTitle('\n\n## **Deploy** is [stuck](https://x.example)\nmore')).toBe('Deploy is stuck');
+    expect(suggestedTitle('> quoted first')).toBe('quoted first');
+    expect(suggestedTitle('Checkout fails :warning: for EU cards :+1::skin-tone-2:')).toBe(
+      'Checkout fails for EU cards',
+    );
+    expect(suggestedTitle('   \n ')).toBeUndefined();
+    const long = suggestedTitle('word '.repeat(200)) ?? '';
+    expect(long.length).toBeLessThanOrEqual(250);
+    expect(long.endsWith('…')).toBe(true);
   });
 });
 

@@ -214,9 +214,12 @@ describe('postCard: missing and odd fields', () => {
     expect(allTexts(contexts.at(-1))).toEqual(['Resolved by *Ada* via Slack']);
   });
 
-  it('uses relative fallbacks when now is given', () => {
-    const card = postCard(openPost(), { now: new Date('2024-05-01T17:03:00Z') });
-    expect(mrkdwn(card.blocks)).toContain('{time}|3 hours ago>');
+  it('shows every time as a date token whose fallback is UTC and says so (a relative one would go stale)', () => {
+    const all = mrkdwn(postCard(resolvedPost()).blocks);
+    const tokens = all.match(/<!date\^\d+\^[^|>]*\|[^>]*>/g) ?? [];
+    expect(tokens.length).toBeGreaterThanOrEqual(2);
+    for (const token of tokens)
+      expect(token).toMatch(/\^\{date_short_pretty\} at \{time\}\|\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC>$/);
   });
 });
 

@@ -17,6 +17,8 @@ const ui = {
   modalSignature: '',
   /** @type {Record<string, string>} */ modalErrors: {},
   homeSignature: '',
+  /** Slack's emoji by shortcode, from /emoji.json */
+  /** @type {Record<string, string>} */ emoji: {},
 };
 
 /* ------------------------------------------------------------------ server */
@@ -94,7 +96,9 @@ function renderOptions() {
   /** @type {Record<string, string>} */
   const channels = {};
   for (const c of s?.channels ?? []) channels[c.id] = c.name;
-  return { users, channels };
+  // Date tokens read in the viewing person's own time zone, as Slack shows them.
+  const timeZone = s?.users.find((/** @type {Json} */ u) => u.id === ui.me)?.tz;
+  return { users, channels, emoji: ui.emoji, ...(timeZone ? { timeZone } : {}) };
 }
 
 function authorName(/** @type {Json} */ m) {
@@ -178,7 +182,21 @@ function messageHtml(/** @type {Json} */ m, /** @type {Json[]} */ replies) {
   if (isTop && ui.expanded.has(m.ts)) {
     thread += `<div class="thread" data-thread-of="${escapeHtml(m.ts)}">${replies.map((r) => messageHtml(r, [])).join('')}<form class="thread-composer" data-thread-ts="${escapeHtml(m.ts)}"><input class="thread-input" type="text" placeholder="Reply…" aria-label="Reply in thread"><button type="submit" class="send">Reply</button></form></div>`;
   }
-  return `<div class="msg${m.ephemeral ? ' ephemeral' : ''}" data-key="${escapeHtml(m.key)}" data-ts="${escapeHtml(m.ts)}"><div class="avatar${m.bot ? ' bot' : ''}">${escapeHtml(name.slice(0, 1).toUpperCase())}</div><div class="msg-body"><div class="msg-meta"><span class="author">${escapeHtml(name)}</span>${tags}</div><div class="msg-content">${content}</div>${thread}</div>${menu}</div>`;
+  return `<div class="msg${m.ephemeral ? ' ephemeral' : ''}" data-key="${escapeHtml(m.key)}" data-ts="${escapeHtml(m.ts)}"><div class="avatar${m.bot ? ' bot' : ''}">${escapeHtml(name.slice(0, 1).toUpperCase())}</div><div class="msg-body"><div class="msg-meta"><span class="author">${escapeHtml(name)}</span>${tags}</div><div class="msg-content">${content}</div>${unfurlsHtml(m, opts)}${thread}</div>${menu}</div>`;
+}
+
+/** What `chat.unfurl` attached to a message, drawn under it as Slack draws attachments. */
+function unfurlsHtml(/** @type {Json} */ m, /** @type {Json} */ opts) {
+  if (!m.unfurls || typeof m.unfurls !== 'object') return '';
+  return Object.entries(m.unfurls)
+    .map(([url, unfurl]) => {
+      const body =
+        Array.isArray(unfurl?.blocks) && unfurl.blocks.length > 0
+          ? renderBlocks(unfurl.blocks, opts)
+          : `${unfurl?.title ? `<div class="unfurl-title">${mrkdwnToHtml(String(unfurl.title), opts)}</div>` : ''}<div class="msg-text">${mrkdwnToHtml(String(unfurl?.text ?? ''), opts)}</div>`;
+      return `<div class="unfurl" data-url="${escapeHtml(url)}">${body}</div>`;
+    })
+    .join('');
 }
 
 function renderMessages() {
@@ -251,7 +269,10 @@ function renderModal() {
   const general = ui.modalErrors[''] ? `<div class="bk-error">${escapeHtml(ui.modalErrors[''])}</div>` : '';
   root.innerHTML = `<div class="modal" role="dialog" aria-modal="true" data-view-id="${escapeHtml(view.id)}"><div class="modal-header"><h2>${textToHtml(view.title, opts)}</h2><button type="button" class="modal-x" aria-label="Close">×</button></div><div class="modal-body surface" data-view-id="${escapeHtml(view.id)}">${renderBlocks(view.blocks, opts)}${general}</div><div class="modal-footer"><button type="button" class="bk-button modal-close">${view.close ? textToHtml(view.close, opts) : 'Cancel'}</button>${submit}</div></div>`;
   root.hidden = false;
-  /** @type {HTMLElement | null} */ (root.querySelector('.bk-input, .bk-external-input'))?.focus();
+  // As Slack: the element with focus_on_load, else the first text input (never a picker's list).
+  /** @type {HTMLElement | null} */ (
+    root.querySelector('[data-focus-on-load]') ?? root.querySelector('.bk-input')
+  )?.focus();
 }
 
 /* ------------------------------------------------------------------ state of inputs */
@@ -612,7 +633,7 @@ async function sendReply(/** @type {HTMLFormElement} */ form) {
 /* ------------------------------------------------------------------ events */
 
 function hideMenus() {
-  for (const menu of document.querySelectorAll('.msg-menu .menu')) {
+  for (const menu of document.querySelectorAll('.msg-menu .menu, #shortcuts-menu')) {
     /** @type {HTMLElement} */ (menu).hidden = true;
   }
 }
@@ -637,6 +658,19 @@ document.addEventListener('click', (event) => {
     render();
     return;
   }
+  if (target.closest('#shortcuts-button')) {
+    const menu = $('#shortcuts-menu');
+    const wasHidden = menu.hidden;
+    hideMenus();
+    menu.innerHTML = (ui.state?.globalShortcuts ?? [])
+      .map(
+        (/** @type {Json} */ sc) =>
+          `<button type="button" class="menu-item" data-global-shortcut="${escapeHtml(sc.callback_id)}">${escapeHtml(sc.name)}</button>`,
+      )
+      .join('');
+    menu.hidden = !wasHidden;
+    return;
+  }
   const more = target.closest('.msg-more');
   if (more) {
     const menu = /** @type {HTMLElement} */ (more.nextElementSibling);
@@ -654,6 +688,13 @@ document.addEventListener('click', (event) => {
     /** @type {HTMLInputElement | null} */ (
       document.querySelector(`.thread-composer[data-thread-ts="${CSS.escape(ts)}"] .thread-input`)
     )?.focus();
+    return;
+  }
+  const globalShortcut = target.closest('[data-global-shortcut]');
+  if (globalShortcut) {
+    void api('/api/global-shortcut', {
+      callback_id: /** @type {HTMLElement} */ (globalShortcut).dataset.globalShortcut,
+    });
     return;
   }
   const shortcut = target.closest('[data-shortcut]');
@@ -797,9 +838,20 @@ document.addEventListener('keydown', (event) => {
 
 /* ------------------------------------------------------------------ start */
 
+async function loadEmoji() {
+  const res = await fetch('/emoji.json').catch(() => undefined);
+  if (!res?.ok) return;
+  ui.emoji = await res.json();
+  ui.modalSignature = '';
+  ui.homeSignature = '';
+  render();
+}
+
 async function start() {
   // An unknown user (or none) plays the first one: the server answers with who that is.
   listen();
+  // The emoji data arrives beside the first state; the page redraws with it, never waits for it.
+  void loadEmoji();
   await refresh();
   await refreshPanel();
 }

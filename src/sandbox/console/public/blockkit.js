@@ -4,7 +4,7 @@
 
 /**
  * @typedef {Record<string, any>} Json
- * @typedef {{ users?: Record<string, string>, channels?: Record<string, string>, timeZone?: string, errors?: Record<string, string> }} RenderOptions
+ * @typedef {{ users?: Record<string, string>, channels?: Record<string, string>, timeZone?: string, emoji?: Record<string, string>, errors?: Record<string, string> }} RenderOptions
  */
 
 const ENTITIES = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
@@ -19,39 +19,19 @@ function unescapeSlack(/** @type {string} */ text) {
   return text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
 }
 
-/** A few common emoji; any other `:code:` stays as text. */
-export const EMOJI = {
-  white_check_mark: '✅',
-  heavy_check_mark: '✔️',
-  warning: '⚠️',
-  x: '❌',
-  hourglass_flowing_sand: '⏳',
-  hourglass: '⌛',
-  speech_balloon: '💬',
-  large_blue_circle: '🔵',
-  red_circle: '🔴',
-  zap: '⚡',
-  memo: '📝',
-  mag: '🔍',
-  link: '🔗',
-  card_index: '📇',
-  tada: '🎉',
-  '+1': '👍',
-  thumbsup: '👍',
-  eyes: '👀',
-  wave: '👋',
-  rocket: '🚀',
-  bulb: '💡',
-  pushpin: '📌',
-  lock: '🔒',
-  bell: '🔔',
-  smile: '😄',
-  slightly_smiling_face: '🙂',
-  information_source: 'ℹ️',
-  arrows_counterclockwise: '🔄',
-  envelope: '✉️',
-  calendar: '📅',
-};
+/**
+ * `:shortcode:` → emoji, from the map the page is given (Slack's shortcodes, served by the
+ * console from emojibase-data); an unknown code stays as text, as in Slack.
+ */
+function emojify(/** @type {string} */ text, /** @type {RenderOptions} */ options, asHtml = true) {
+  const map = options.emoji;
+  if (!map) return text;
+  return text.replace(/:([a-z0-9_+'-]+)(?:::(skin-tone-[2-6]))?:/g, (whole, name) => {
+    const emoji = map[name];
+    if (!emoji) return whole;
+    return asHtml ? `<span class="bk-emoji" title=":${escapeHtml(name)}:">${emoji}</span>` : emoji;
+  });
+}
 
 /** Only links a person can follow safely. */
 function safeUrl(/** @type {string} */ url) {
@@ -157,17 +137,12 @@ export function mrkdwnToHtml(text, options = {}) {
   html = html.replace(new RegExp(`${edge}\\*([^*\\n]*[^*\\s])\\*${end}`, 'g'), '$1<strong>$2</strong>');
   html = html.replace(new RegExp(`${edge}_([^_\\n]*[^_\\s])_${end}`, 'g'), '$1<em>$2</em>');
   html = html.replace(new RegExp(`${edge}~([^~\\n]*[^~\\s])~${end}`, 'g'), '$1<del>$2</del>');
-  html = html.replace(/:([a-z0-9_+-]+):/g, (whole, name) => {
-    const emoji = EMOJI[/** @type {keyof typeof EMOJI} */ (name)];
-    return emoji ? `<span class="bk-emoji" title=":${name}:">${emoji}</span>` : whole;
-  });
-  // Quotes: lines that start with "> " (escaped by now).
+  html = emojify(html, options);
+  // Quotes: lines that start with ">" (escaped by now), with or without a space, as Slack reads them.
   html = html
     .split('\n')
     .map((line) =>
-      line.startsWith('&gt; ') || line === '&gt;'
-        ? `<blockquote>${line.replace(/^&gt; ?/, '')}</blockquote>`
-        : line,
+      line.startsWith('&gt;') ? `<blockquote>${line.replace(/^&gt; ?/, '')}</blockquote>` : line,
     )
     .join('\n')
     .replace(/<\/blockquote>\n<blockquote>/g, '<br>');
@@ -184,12 +159,7 @@ export function textToHtml(text, options = {}) {
   if (!text || typeof text !== 'object') return '';
   if (text.type === 'mrkdwn') return mrkdwnToHtml(String(text.text ?? ''), options);
   const plain = escapeHtml(text.text ?? '');
-  return text.emoji === false
-    ? plain
-    : plain.replace(
-        /:([a-z0-9_+-]+):/g,
-        (whole, name) => EMOJI[/** @type {keyof typeof EMOJI} */ (name)] ?? whole,
-      );
+  return text.emoji === false ? plain : emojify(plain, options, false);
 }
 
 function plainText(/** @type {Json | undefined} */ text) {
@@ -198,7 +168,8 @@ function plainText(/** @type {Json | undefined} */ text) {
 
 /** data-* attributes every interactive element carries. */
 function dataAttrs(/** @type {Json} */ element, /** @type {string} */ blockId) {
-  return `data-action-id="${escapeHtml(element.action_id ?? '')}" data-block-id="${escapeHtml(blockId)}" data-type="${escapeHtml(element.type)}"`;
+  const focus = element.focus_on_load === true ? ' data-focus-on-load' : '';
+  return `data-action-id="${escapeHtml(element.action_id ?? '')}" data-block-id="${escapeHtml(blockId)}" data-type="${escapeHtml(element.type)}"${focus}`;
 }
 
 function optionAttrs(/** @type {Json} */ option) {

@@ -6,7 +6,9 @@
  */
 import { MEMBER_ROLES, type MemberRole } from '../../../collab/schemas.ts';
 import { canonicalTimeZone, parseSchedule } from '../../../jobs/cron.ts';
-import { type ChannelRef, type PostRef, TEXT_MAX } from '../../../jobs/schemas.ts';
+import { type ChannelRef, type PostRef, TEXT_MAX, TITLE_MAX } from '../../../jobs/schemas.ts';
+import { HELP_GROUPS } from '../../render/help.ts';
+import { titleTooLongText } from '../../render/modals.ts';
 
 export type Command =
   | { kind: 'help' }
@@ -51,27 +53,16 @@ export const SUBCOMMANDS = [
   'digest',
 ] as const;
 
-/** The usage line of each subcommand, for errors and help. */
+/**
+ * The usage of a subcommand, for its errors: the syntax lines of the help's table (help.ts), so
+ * what an error shows and what the help shows are one text.
+ */
 export function usage(command: string, sub: string): string {
-  const lines: Record<string, string> = {
-    post: `${command} post [#channel] <title> [| <content>]`,
-    resolve: `${command} resolve <post id or url> [message]`,
-    unresolve: `${command} unresolve <post id or url>`,
-    reopen: `${command} reopen <post id or url>`,
-    reply: `${command} reply <post id or url> [parent:<comment id>] <text>`,
-    dm: `${command} dm @someone [@other …] <text>   or   ${command} dm <thread id> <text>`,
-    posts: `${command} posts [#channel] [unresolved]`,
-    channels: `${command} channels [name]`,
-    members: `${command} members [query] [role:admin,member,viewer,guest]`,
-    thread: `${command} thread <thread id>`,
-    link: `${command} link #channel [with replies]`,
-    unlink: `${command} unlink`,
-    follow: `${command} follow`,
-    unfollow: `${command} unfollow`,
-    digest: `${command} digest add <schedule> [in <time zone>]  ·  digest list  ·  digest remove <id>  ·  digest run`,
-    help: `${command} help`,
-  };
-  return lines[sub] ?? `${command} help`;
+  const name = sub === 'reopen' ? 'unresolve' : sub;
+  const lines = HELP_GROUPS.flatMap((g) => g.entries)
+    .filter((entry) => entry.name === name)
+    .map((entry) => `${command} ${entry.syntax}`);
+  return lines.length > 0 ? lines.join('   or   ') : `${command} help`;
 }
 
 const MAX_DM_PEOPLE = 20;
@@ -109,6 +100,7 @@ export function parseCommand(rawText: string, command = '/collab'): ParseResult 
       const title = bar >= 0 ? unescapeSlack(body.slice(0, bar)).trim() : undefined;
       const content = unescapeSlack(bar >= 0 ? body.slice(bar + 1) : body).trim();
       if (content === '') return fail('The post has a title but no content: write it after the `|`.');
+      if (title !== undefined && title.length > TITLE_MAX) return fail(titleTooLongText(title.length));
       return {
         ok: true,
         command: {

@@ -1,11 +1,11 @@
 /**
  * "Create post from message": opens the post form prefilled with the message as markdown
- * (mentions as names, a link back to the message). The trigger_id lives 3 s, so the name and
+ * (mentions as names, a link back to the message), its first line as the title. The trigger_id lives 3 s, so the name and
  * permalink lookups get a short deadline; past it the form opens with raw ids and no link.
  */
 import type { ListenerDeps } from '../../app.ts';
 import { problem } from '../../render/messages.ts';
-import { createPostModal } from '../../render/modals.ts';
+import { createPostModal, suggestedTitle } from '../../render/modals.ts';
 import { slackToMarkdown } from '../../render/mrkdwn.ts';
 import { encodeMetadata } from '../payloads.ts';
 import {
@@ -38,6 +38,7 @@ export function createPostFromMessageShortcut(deps: ListenerDeps) {
         trigger_id: used.triggerId,
         view: createPostModal({
           ...(link ? { channel: { id: link.channelId, name: link.channelName } } : {}),
+          ...titled(slackToMarkdown(used.message.text, names)),
           content: slackToMarkdown(used.message.text, names, permalink),
           privateMetadata: encodeMetadata({
             ...shortcutWhere(used, receivedAt),
@@ -50,4 +51,10 @@ export function createPostFromMessageShortcut(deps: ListenerDeps) {
       await answer(deps, args, problem('I could not open the post form.', 'Use the shortcut again.'));
     }
   };
+}
+
+/** The title field's prefill: the first line of the message, when it has one. */
+export function titled(markdown: string): { title?: string } {
+  const title = suggestedTitle(markdown);
+  return title ? { title } : {};
 }

@@ -3,6 +3,8 @@ import type { ListenerDeps } from '../../app.ts';
 import { SHORTCUTS } from '../../ids.ts';
 import { commentOnPostShortcut } from './commentOnPost.ts';
 import { createPostFromMessageShortcut } from './createPostFromMessage.ts';
+import { createPostFromThreadShortcut } from './createPostFromThread.ts';
+import { newPostShortcut } from './newPost.ts';
 import { resolvePostShortcut } from './resolvePost.ts';
 
 export function registerShortcuts(app: App, deps: ListenerDeps): void {
@@ -10,6 +12,11 @@ export function registerShortcuts(app: App, deps: ListenerDeps): void {
     { type: 'message_action', callback_id: SHORTCUTS.createPostFromMessage },
     createPostFromMessageShortcut(deps),
   );
+  app.shortcut(
+    { type: 'message_action', callback_id: SHORTCUTS.createPostFromThread },
+    createPostFromThreadShortcut(deps),
+  );
+  app.shortcut({ type: 'shortcut', callback_id: SHORTCUTS.newPost }, newPostShortcut(deps));
   app.shortcut({ type: 'message_action', callback_id: SHORTCUTS.commentOnPost }, commentOnPostShortcut(deps));
   app.shortcut({ type: 'message_action', callback_id: SHORTCUTS.resolvePost }, resolvePostShortcut(deps));
 }

@@ -2,10 +2,10 @@
  * The post form: content required (≤ 40,000 characters); the channel picked, or else the one
  * linked to the Slack channel the form was opened in. One createPost job; the modal closes.
  */
-import { TEXT_MAX } from '../../../jobs/schemas.ts';
+import { TEXT_MAX, TITLE_MAX } from '../../../jobs/schemas.ts';
 import type { ListenerDeps } from '../../app.ts';
 import { INPUTS } from '../../ids.ts';
-import { parseChannelOption } from '../../render/modals.ts';
+import { parseChannelOption, titleTooLongText } from '../../render/modals.ts';
 import { PostModalMetadata } from '../payloads.ts';
 import { STORE_DOWN } from '../shared.ts';
 import { enqueueSubmission, readSubmission, showErrors, tooLong, type ViewArgs } from './submission.ts';
@@ -22,8 +22,7 @@ export function createPostView(deps: ListenerDeps) {
     if (content === '') errors[INPUTS.content.block] = 'Write the post.';
     const contentTooLong = tooLong(content, TEXT_MAX);
     if (contentTooLong) errors[INPUTS.content.block] = contentTooLong;
-    const titleTooLong = tooLong(title, TEXT_MAX);
-    if (titleTooLong) errors[INPUTS.title.block] = titleTooLong;
+    if (title.length > TITLE_MAX) errors[INPUTS.title.block] = titleTooLongText(title.length);
 
     const selected = submission.selected(INPUTS.channel);
     const picked = selected ? parseChannelOption(selected) : undefined;

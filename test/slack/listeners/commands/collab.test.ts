@@ -173,13 +173,18 @@ describe('answered in place, nothing enqueued', () => {
   });
 
   it.each([
-    ['resolve', 'Name the post to resolve', '/collab resolve <post id or url> [message]'],
-    ['reply P_1', 'Write the comment after the post', '/collab reply <post id or url>'],
+    ['resolve', 'Name the post to resolve', '/collab resolve <post> [message]'],
+    ['reply P_1', 'Write the comment after the post', '/collab reply <post>'],
     ['dm @grace hello', 'is not a Slack mention', '/collab dm @someone'],
     ['link engineering', 'Name the collaboration channel to link', '/collab link #channel'],
-    ['thread', 'Name the thread', '/collab thread <thread id>'],
+    ['thread', 'Name the thread', '/collab thread <thread>'],
     ['unlink now', '`unlink` takes nothing', '/collab unlink'],
     ['members role:boss', 'Roles are', '/collab members'],
+    [
+      `post ${'t'.repeat(4000)} | body`,
+      'A title holds at most 250 characters; this one has 4,000',
+      '/collab post',
+    ],
   ])('%j is refused with its usage', async (text, error, usage) => {
     const { ack } = await run(text);
     expect(ack.text).toContain(':warning:');

@@ -62,7 +62,7 @@ describe('slash command grammar', () => {
     });
     expect(ok('reopen pst_1')).toEqual({ kind: 'unresolve', post: { id: 'pst_1' } });
     expect(ok('unresolve pst_1')).toEqual({ kind: 'unresolve', post: { id: 'pst_1' } });
-    expect(error('resolve').usage).toContain('/collab resolve <post id or url>');
+    expect(error('resolve').usage).toContain('/collab resolve <post> [message]');
     expect(error('unresolve pst_1 extra').error).toMatch(/only the post/);
   });
 
@@ -112,7 +112,7 @@ describe('slash command grammar', () => {
     });
     expect(error('members role:owner').error).toMatch(/not owner/);
     expect(ok('thread thr_1')).toEqual({ kind: 'thread', threadId: 'thr_1' });
-    expect(error('thread').usage).toContain('thread <thread id>');
+    expect(error('thread').usage).toContain('thread <thread>');
   });
 
   it('links and unlinks', () => {

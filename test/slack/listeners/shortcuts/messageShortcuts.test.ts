@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { RecordedCall } from '../../../../src/sandbox/slack/index.ts';
-import { messageShortcut, nextTs } from '../../../../src/sandbox/slack/index.ts';
+import { globalShortcut, messageShortcut, nextTs } from '../../../../src/sandbox/slack/index.ts';
 import { NO_POST_HERE } from '../../../../src/slack/listeners/shortcuts/commentOnPost.ts';
 import { NOTHING_TO_RESOLVE } from '../../../../src/slack/listeners/shortcuts/resolvePost.ts';
 import { ADA, GRACE, type Harness, SLACK_CHANNEL, TEAM } from '../../../support/harness.ts';
@@ -62,6 +62,11 @@ describe('create_post_from_message', () => {
     expect(call.args.trigger_id).toBe(payload.trigger_id);
     const view = viewOf(call);
     expect(view.callback_id).toBe('post_create');
+    // Title first (focused as the form opens), prefilled from the first line; the channel last.
+    expect(view.blocks.map((b) => b.block_id)).toEqual(['title', 'content', 'channel']);
+    expect(inputValue(view, 'title')).toBe('Ask @Ada about launch & the docs');
+    expect(view.blocks[0]?.element?.focus_on_load).toBe(true);
+    expect(view.blocks.some((b) => b.block_id === 'channel' && b.element?.focus_on_load)).toBe(false);
     expect(inputValue(view, 'content')).toBe(
       `Ask @Ada about **launch** & [the docs](https://docs.example/x)\n\n[View in Slack](https://slack.example/archives/${SLACK_CHANNEL}/p${message.ts.replace('.', '')})`,
     );
@@ -205,4 +210,75 @@ describe('malformed shortcuts', () => {
       await expectNothingQueued(h);
     },
   );
+});
+
+describe('create_post_from_thread', () => {
+  const link = (ts: string) => `https://slack.example/archives/${SLACK_CHANNEL}/p${ts.replace('.', '')}`;
+
+  it('gathers the replies with conversations.replies: each with its author’s name and a link', async () => {
+    const root = h.slack.seedMessage(SLACK_CHANNEL, { user: GRACE, text: 'Deploy is *stuck*\nsince 9:00' });
+    const first = h.slack.seedMessage(SLACK_CHANNEL, { user: ADA, text: 'Looking', thread_ts: root.ts });
+    const second = h.slack.seedMessage(SLACK_CHANNEL, {
+      user: GRACE,
+      text: 'Fixed by <@U_ADA>\nthanks',
+      thread_ts: root.ts,
+    });
+    const payload = shortcut('create_post_from_thread', root);
+    const response = await h.interact(payload);
+    expect(response.status).toBe(200);
+
+    const view = viewOf(await h.slackCall((c) => c.method === 'views.open'));
+    const replies = h.slack.calls.filter((c) => c.method === 'conversations.replies');
+    expect(replies.map((c) => c.args)).toEqual([
+      expect.objectContaining({ channel: SLACK_CHANNEL, ts: root.ts }),
+    ]);
+    expect(view.callback_id).toBe('post_create');
+    expect(inputValue(view, 'title')).toBe('Deploy is stuck');
+    expect(inputValue(view, 'content')).toBe(
+      [
+        `Deploy is **stuck**\nsince 9:00\n\n[View in Slack](${link(root.ts)})`,
+        '**Replies in Slack**',
+        `- **Ada** ([message](${link(first.ts)}?thread_ts=${root.ts}&cid=${SLACK_CHANNEL})): Looking\n- **Grace** ([message](${link(second.ts)}?thread_ts=${root.ts}&cid=${SLACK_CHANNEL})): Fixed by @Ada\n  thanks`,
+      ].join('\n\n'),
+    );
+    // The card goes into the thread.
+    expect(JSON.parse(view.private_metadata)).toMatchObject({
+      slackChannel: SLACK_CHANNEL,
+      fromMessage: { slackChannel: SLACK_CHANNEL, ts: root.ts },
+    });
+    await expectNothingQueued(h);
+  });
+
+  it('counts the replies that do not fit the form, with a link to the thread', async () => {
+    const root = h.slack.seedMessage(SLACK_CHANNEL, { user: GRACE, text: 'Long thread' });
+    for (let i = 0; i < 40; i++) {
+      h.slack.seedMessage(SLACK_CHANNEL, {
+        user: ADA,
+        text: `reply ${i} ${'x'.repeat(100)}`,
+        thread_ts: root.ts,
+      });
+    }
+    await h.interact(shortcut('create_post_from_thread', root));
+    const content = String(
+      inputValue(viewOf(await h.slackCall((c) => c.method === 'views.open')), 'content'),
+    );
+    expect(content.length).toBeLessThanOrEqual(3000);
+    expect(content).toMatch(/_…and \d+ more replies \[in Slack\]\(https:\/\/slack\.example\/[^)]+\)_$/);
+    expect(content).toContain('reply 0 ');
+  });
+});
+
+describe('new_post (global shortcut)', () => {
+  it('opens the post form; the card will go to the person’s conversation with the app', async () => {
+    const payload = globalShortcut({ callback_id: 'new_post', user: ADA, team_id: TEAM });
+    const response = await h.interact(payload);
+    expect(response.status).toBe(200);
+    const call = await h.slackCall((c) => c.method === 'views.open');
+    expect(call.args.trigger_id).toBe(payload.trigger_id);
+    const view = viewOf(call);
+    expect(view.callback_id).toBe('post_create');
+    expect(inputValue(view, 'title')).toBeUndefined();
+    expect(JSON.parse(view.private_metadata)).toEqual({ slackChannel: ADA });
+    await expectNothingQueued(h);
+  });
 });

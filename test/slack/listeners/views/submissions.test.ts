@@ -103,6 +103,24 @@ describe('post_create', () => {
     });
   });
 
+  it('a 4,000-character title errors inline on the title, saying the limit: nothing is cut silently', async () => {
+    const response = await h.interact(
+      submission({
+        callbackId: 'post_create',
+        metadata: where(),
+        values: postValues({
+          channel: channelOptionValue({ id: 'CH_ENG', name: 'engineering' }),
+          title: 't'.repeat(4000),
+          content: 'body',
+        }),
+      }),
+    );
+    expect(response.json<AckBody>().errors).toEqual({
+      title: 'A title holds at most 250 characters; this one has 4,000. Put the rest in the content.',
+    });
+    await expectNothingQueued(h);
+  });
+
   it('without a picked channel, posts to the channel linked to the Slack channel', async () => {
     await link('C_LINKED_1');
     await h.interact(
