@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ORG_SLUG } from '../../src/sandbox/emulator/index.ts';
 import { type Harness, startHarness } from '../support/harness.ts';
 import {
   appPostsWith,
@@ -41,12 +42,14 @@ describe('createPost', () => {
     expect(await h.bot.store.cards.cardsOfPost(origin.teamId, post.id)).toEqual([
       { slackChannel: origin.slackChannel, ts: card?.response.ts },
     ]);
-    expect(await h.bot.store.urls.postOfUrl(origin.teamId, `${h.emulator.url}/p/${post.id}`)).toBe(post.id);
+    expect(
+      await h.bot.store.urls.postOfUrl(origin.teamId, `${h.emulator.url}/${ORG_SLUG}/posts/${post.id}`),
+    ).toBe(post.id);
 
     const told = responseTexts(h, origin);
     expect(told).toHaveLength(1);
     expect(told[0]).toContain('Posted to #engineering:');
-    expect(told[0]).toContain(`<${h.emulator.url}/p/${post.id}|${title}>`);
+    expect(told[0]).toContain(`<${h.emulator.url}/${ORG_SLUG}/posts/${post.id}|${title}>`);
     const answer = h.slack.responseUrlCalls.find((c) => c.path === `/response/${origin.responseId}`);
     expect(answer?.args.replace_original).toBe(true);
   });

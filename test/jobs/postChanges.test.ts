@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ORG_SLUG } from '../../src/sandbox/emulator/index.ts';
 import { type Harness, startHarness } from '../support/harness.ts';
 import { appPostsWith, blockText, callsOf, originOf, responseTexts, run, unique } from './helpers.ts';
 
@@ -17,7 +18,8 @@ describe('resolvePost, unresolvePost, createComment', () => {
     ).toBe('completed');
     const post = appPostsWith(h, title)[0]!;
     const [card] = await h.bot.store.cards.cardsOfPost('T_LOCAL', post.id);
-    return { post, card: card!, title, url: `${h.emulator.url}/p/${post.id}` };
+    const url = `${h.emulator.url}/${ORG_SLUG}/posts/${post.id}`;
+    return { post, card: card!, title, url };
   }
 
   const updatesOf = (card: { slackChannel: string; ts: string }) =>
