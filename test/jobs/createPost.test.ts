@@ -148,6 +148,34 @@ describe('createPost', () => {
     expect(appPostsWith(h, 'c').filter((p) => p.title === title)).toHaveLength(1);
   });
 
+  it.each([
+    ['a leading heading', (words: string) => `# ${words}\n\nDetails follow.`],
+    ['a first paragraph only bold', (words: string) => `**${words}**\n\nDetails follow.`],
+  ])(
+    'an ambiguous create of a post titled by the service from %s is recovered: one post',
+    async (_label, body) => {
+      h.emulator.faults.add({ route: 'POST /v2/posts', drop: 'afterApply' });
+      const words = unique('Derived title');
+      const origin = originOf(h);
+      const { state } = await run(h, 'createPost', {
+        origin,
+        channel: { name: 'engineering' },
+        content: body(words),
+      });
+      expect(state).toBe('completed');
+      const posts = appPostsWith(h, words);
+      expect(posts).toHaveLength(1);
+      // No title was sent; the service took it from the content, and the recover still knew the post.
+      expect(posts[0]?.title).toBe(words);
+      expect(
+        h.emulator.received.filter(
+          (r) => r.route === 'POST /v2/posts' && JSON.stringify(r.body).includes(words),
+        ),
+      ).toHaveLength(1);
+      expect(responseTexts(h, origin).at(-1)).toContain('Posted to #engineering');
+    },
+  );
+
   it('a duplicate enqueue (same idempotency key) is dropped: one post', async () => {
     const text = unique('twice');
     const data = { origin: originOf(h), channel: { name: 'engineering' }, content: text };

@@ -72,8 +72,10 @@ async function targetChannel(ctx: ProcessorContext, data: JobData<'createPost'>)
 
 /**
  * A create that may have reached the service (a dropped connection, a garbled answer): the post
- * is ours if it is among the channel's newest, made by an app, with the same title, holding the
- * person's text, and made no earlier than this job's first attempt.
+ * is ours if it is among the channel's newest, made by an app (everything written with the
+ * organisation's key is), with the title we sent — any title when we sent none, as the service
+ * may take one from the content —, holding the person's text, and made no earlier than this
+ * job's first attempt.
  */
 async function findLanded(
   ctx: ProcessorContext,
@@ -85,11 +87,11 @@ async function findLanded(
     { channelId: input.channel_id, sort: 'published_at', direction: 'desc', limit: RECOVER_WINDOW },
     { signal: ctx.signal },
   );
-  const title = input.title ?? '';
+  const title = input.title;
   return page.data.find(
     (post) =>
       post.author?.type === 'app' &&
-      (post.title ?? '') === title &&
+      (title === undefined || (post.title ?? '') === title) &&
       createdSince(post.created_at, since) &&
       contentContains(post.content, text),
   );
