@@ -11,7 +11,7 @@
  */
 import { isResolved, type Post } from '../collab/schemas.ts';
 import { postContent, resolverPlain } from '../slack/render/attribution.ts';
-import { unescapeMrkdwn } from '../slack/render/text.ts';
+import { mrkdwnToPlain, unescapeMrkdwn } from '../slack/render/text.ts';
 
 /** Posts shown per group; the rest are counted ("…and N more"). */
 export const DIGEST_TOP = 5;
@@ -87,7 +87,9 @@ function authorOf(post: Post): string | undefined {
 }
 
 function itemOf(post: Post, activityMs: number): DigestItem {
-  const excerpt = typeof post.content === 'string' ? post.content.slice(0, 300) : undefined;
+  // The words of the post, without the bot's own attribution line (the author says it).
+  const words = typeof post.content === 'string' ? mrkdwnToPlain(postContent(post).text) : '';
+  const excerpt = words ? words.slice(0, 300) : undefined;
   return {
     id: post.id,
     title: post.title,
