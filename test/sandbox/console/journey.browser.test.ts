@@ -199,7 +199,7 @@ describe.skipIf(!hasChromium)('sandbox console: the main journey in a browser', 
     await shot('service-content');
 
     const SYNTAX = ['**', '](', '<p>', '</', '&lt;', '&amp;', '<span', '<em>', '<strong>'];
-    const shown = await page.locator('#messages').innerText();
+    const shown = (await page.locator('#messages').allInnerTexts()).join('\n');
     for (const syntax of SYNTAX) expect(shown, `the page shows "${syntax}"`).not.toContain(syntax);
     // The markdown became formatting: bold text and a link, not marks.
     expect(await card.locator('b, strong').filter({ hasText: 'Thursday' }).count()).toBeGreaterThan(0);
