@@ -1,9 +1,11 @@
 /**
- * What a followed channel costs the collaboration API: requests per poll of a quiet channel
- * (target: exactly 1), of a channel with one new post per poll, and per scheduler tick with one
- * and with two workers on the same Redis (a tick runs on exactly one worker).
+ * What a followed channel costs the collaboration API: requests per poll of a quiet channel with
+ * no open carded posts (target: exactly 1), of a quiet channel with N open carded posts (target:
+ * 1 + min(N, FEED_RECHECK_BATCH), the re-reads that notice resolutions made in the service), of a
+ * channel with one new post per poll, and per scheduler tick with one and with two workers on the
+ * same Redis (a tick runs on exactly one worker).
  *
- *   npm run bench:feed -- [--polls 100] [--ticks 50] [--every 100] [--no-write]
+ *   npm run bench:feed -- [--polls 100] [--ticks 50] [--every 100] [--carded 5] [--no-write]
  *
  * The bot runs in-process (worker role) against the emulator and the Slack stand-in; polls are
  * `pollFeed` jobs enqueued one after the other, ticks come from the feed's real job scheduler
@@ -15,6 +17,7 @@ import { appendFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { type Job, QueueEvents } from 'bullmq';
 import { loadConfig } from '../src/config.ts';
+import { FEED_RECHECK_BATCH } from '../src/jobs/polling.ts';
 import { feedSchedulerId } from '../src/jobs/processors/feeds.ts';
 import { createLogger } from '../src/logger.ts';
 import { type RunningBot, startBot } from '../src/runtime.ts';
@@ -29,12 +32,14 @@ const { values } = parseArgs({
     polls: { type: 'string', default: '100' },
     ticks: { type: 'string', default: '50' },
     every: { type: 'string', default: '100' },
+    carded: { type: 'string', default: '5' },
     'no-write': { type: 'boolean', default: false },
   },
 });
 const polls = Number(values.polls);
 const ticks = Number(values.ticks);
 const everyMs = Number(values.every);
+const carded = Number(values.carded);
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const TEAM = 'T_LOCAL';
 const SLACK_CHANNEL = 'C_BENCH_FEED';
@@ -104,7 +109,31 @@ async function main() {
     // The scheduler's immediate first tick, then nothing for a day: polls below are ours alone.
     await waitForIdle(bot);
 
-    rows.push(await pollRun(bot, events, emulator, slack.calls, 'quiet channel, enqueued polls', () => {}));
+    rows.push(
+      await pollRun(
+        bot,
+        events,
+        emulator,
+        slack.calls,
+        'quiet channel, no open carded posts, enqueued polls',
+        () => {},
+      ),
+    );
+    // N open posts made in the service, carded by one poll (not counted): the feed now watches them.
+    for (let i = 0; i < carded; i++) {
+      org.actAs(author.id).createPost({ channel_id: channel.id, title: `Open ${i}`, content_markdown: 'x' });
+    }
+    await settle(bot, events, 'pollFeed', { teamId: TEAM, slackChannel: SLACK_CHANNEL });
+    rows.push(
+      await pollRun(
+        bot,
+        events,
+        emulator,
+        slack.calls,
+        `quiet channel, ${carded} open carded posts, enqueued polls`,
+        () => {},
+      ),
+    );
     rows.push(
       await pollRun(bot, events, emulator, slack.calls, 'one new post per poll, enqueued polls', (i) => {
         org
@@ -112,11 +141,26 @@ async function main() {
           .createPost({ channel_id: channel.id, title: `Bench ${i}`, content_markdown: 'x' });
       }),
     );
-    rows.push(await tickRun(bot, events, emulator, slack.calls, 'quiet channel, scheduler ticks, 1 worker'));
+    const watched = (await bot.store.feeds.watched(TEAM, SLACK_CHANNEL)).size;
+    rows.push(
+      await tickRun(
+        bot,
+        events,
+        emulator,
+        slack.calls,
+        `quiet channel, ${watched} watched posts, scheduler ticks, 1 worker`,
+      ),
+    );
     const second = await startBot(loadConfig(env(prefix, emulator, slack.url)), logger);
     try {
       rows.push(
-        await tickRun(bot, events, emulator, slack.calls, 'quiet channel, scheduler ticks, 2 workers'),
+        await tickRun(
+          bot,
+          events,
+          emulator,
+          slack.calls,
+          `quiet channel, ${watched} watched posts, scheduler ticks, 2 workers`,
+        ),
       );
     } finally {
       await second.stop();
@@ -267,7 +311,7 @@ function render(rows: Row[], machine: string): string {
     `### Feed polling cost — ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC`,
     '',
     `Machine: ${machine}. Emulator without latency; the bot in-process (worker role).`,
-    `Command: \`npm run bench:feed -- --polls ${polls} --ticks ${ticks} --every ${everyMs}\``,
+    `Command: \`npm run bench:feed -- --polls ${polls} --ticks ${ticks} --every ${everyMs} --carded ${carded}\``,
     '',
     '| scenario | polls | API requests | requests per poll (min / mean / max) | requests per poll (value×polls) | Slack calls | poll p50 ms | poll p95 ms |',
     '|---|---|---|---|---|---|---|---|',
@@ -276,7 +320,7 @@ function render(rows: Row[], machine: string): string {
       return `| ${r.scenario} | ${r.polls} | ${total} | ${Math.min(...r.requests)} / ${round(total / r.polls)} / ${Math.max(...r.requests)} | ${histogram(r.requests)} | ${r.slackCalls} | ${round(r.durations.p50)} | ${round(r.durations.p95)} |`;
     }),
     '',
-    'Target: a quiet followed channel costs one request per interval (FEED_POLL_INTERVAL_MS), whatever the number of workers.',
+    `Target: a quiet followed channel costs one request per interval (FEED_POLL_INTERVAL_MS) with no open carded posts, and 1 + min(N, ${FEED_RECHECK_BATCH}) with N watched posts (open carded ones, and resolved ones for a day), whatever the number of workers.`,
   ].join('\n');
 }
 

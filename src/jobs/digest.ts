@@ -10,6 +10,8 @@
  * - open: older posts that saw activity in the window and are still unresolved.
  */
 import { isResolved, type Post } from '../collab/schemas.ts';
+import { postContent, resolverPlain } from '../slack/render/attribution.ts';
+import { mrkdwnToPlain, unescapeMrkdwn } from '../slack/render/text.ts';
 
 /** Posts shown per group; the rest are counted ("…and N more"). */
 export const DIGEST_TOP = 5;
@@ -78,17 +80,25 @@ class Top {
   }
 }
 
+/** The author's name; for a post made from Slack through the bot, the person ("Ada via Slack"). */
+function authorOf(post: Post): string | undefined {
+  const { person } = postContent(post);
+  return person ? `${unescapeMrkdwn(person)} via Slack` : (post.author?.name ?? undefined);
+}
+
 function itemOf(post: Post, activityMs: number): DigestItem {
-  const excerpt = typeof post.content === 'string' ? post.content.slice(0, 300) : undefined;
+  // The words of the post, without the bot's own attribution line (the author says it).
+  const words = typeof post.content === 'string' ? mrkdwnToPlain(postContent(post).text) : '';
+  const excerpt = words ? words.slice(0, 300) : undefined;
   return {
     id: post.id,
     title: post.title,
     content: post.title?.trim() ? undefined : excerpt,
     url: post.url,
     channel: post.channel?.name ?? post.channel?.id,
-    author: post.author?.name,
+    author: authorOf(post),
     commentsCount: typeof post.comments_count === 'number' ? post.comments_count : 0,
-    resolvedBy: post.resolution?.resolved_by?.name,
+    resolvedBy: isResolved(post) ? resolverPlain(post) : undefined,
     createdMs: ms(post.created_at),
     activityMs,
     resolvedMs: ms(post.resolution?.resolved_at),

@@ -24,5 +24,17 @@ export const THREAD_ACTIVE_WINDOW_MS = 10 * 60_000;
 export const FEED_PAGE_SIZE = 20;
 /** Messages a thread poll asks for at once (newest first). */
 export const THREAD_PAGE_SIZE = 50;
+/**
+ * Carded posts a feed poll re-reads by id at most (least recently read first): a resolution made
+ * in the service moves no list order, so only reading the post shows it. A quiet channel with N
+ * watched posts costs 1 + min(N, FEED_RECHECK_BATCH) requests a poll, and each watched post is
+ * read at least every ceil(N / FEED_RECHECK_BATCH) polls.
+ */
+export const FEED_RECHECK_BATCH = 10;
+/**
+ * How long a feed keeps re-reading a post after it saw it resolved (to notice a reopen); an open
+ * carded post is re-read as long as it has cards.
+ */
+export const REOPEN_WATCH_MS = 24 * 3600_000;
 /** Pages one poll reads at most, after a burst; the rest waits for the next poll. */
 export const MAX_POLL_PAGES = 5;

@@ -89,6 +89,8 @@ export const SendDmJob = z.union([
 const ListPaging = z.object({
   cursor: z.string().max(2000).optional(),
   direction: z.enum(['next', 'prev']).optional(),
+  /** the forward cursors of the pages before this one (`''`: the first page), for Previous */
+  trail: z.array(z.string().max(2000)).max(200).optional(),
   /** the ephemeral list message to replace, when paging */
   replace: z.boolean().optional(),
 });

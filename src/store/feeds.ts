@@ -40,6 +40,16 @@ export const PostState = z.object({
 });
 export type PostState = z.infer<typeof PostState>;
 
+/**
+ * A carded post a feed re-reads by id: when it was last read (epoch ms, the bot's clock) and since
+ * when the feed has seen it resolved (null: open).
+ */
+export const Watched = z.object({
+  checkedAt: z.number(),
+  resolvedSince: z.number().nullable(),
+});
+export type Watched = z.infer<typeof Watched>;
+
 /** A claim: `mine` when this owner holds it (now or from an earlier run), `taken` otherwise. */
 export type Claim = 'mine' | 'taken';
 
@@ -65,6 +75,7 @@ export function feedStore(redis: Redis, space: KeySpace) {
         .multi()
         .set(k(teamId).feed(slackChannel), JSON.stringify(state))
         .del(k(teamId).feedCarded(slackChannel))
+        .del(k(teamId).feedWatch(slackChannel))
         .exec();
     },
     /** Saves a poll's progress, only while the feed exists (an unfollow meanwhile wins). */
@@ -78,6 +89,7 @@ export function feedStore(redis: Redis, space: KeySpace) {
           .multi()
           .del(k(teamId).feed(slackChannel))
           .del(k(teamId).feedCarded(slackChannel))
+          .del(k(teamId).feedWatch(slackChannel))
           .exec()) ?? [];
       return removed === 1;
     },
@@ -95,6 +107,23 @@ export function feedStore(redis: Redis, space: KeySpace) {
     /** Records how the claim ended: the card's ts, or why there is none. */
     async cardDone(teamId: string, slackChannel: string, postId: string, outcome: string): Promise<void> {
       await redis.hset(k(teamId).feedCarded(slackChannel), postId, outcome);
+    },
+    /** The carded posts a feed re-reads, by post id. */
+    async watched(teamId: string, slackChannel: string): Promise<Map<string, Watched>> {
+      const raw = await redis.hgetall(k(teamId).feedWatch(slackChannel));
+      const out = new Map<string, Watched>();
+      for (const [postId, value] of Object.entries(raw)) {
+        const entry = parse(Watched, value);
+        if (entry) out.set(postId, entry);
+      }
+      return out;
+    },
+    async watch(teamId: string, slackChannel: string, postId: string, entry: Watched): Promise<void> {
+      const key = k(teamId).feedWatch(slackChannel);
+      await redis.multi().hset(key, postId, JSON.stringify(entry)).expire(key, TTL_SECONDS).exec();
+    },
+    async unwatch(teamId: string, slackChannel: string, postId: string): Promise<void> {
+      await redis.hdel(k(teamId).feedWatch(slackChannel), postId);
     },
     async postState(teamId: string, postId: string): Promise<PostState | undefined> {
       return parse(PostState, await redis.get(k(teamId).postState(postId)));

@@ -41,6 +41,8 @@ export function keys(space: KeySpace, teamId: string) {
     feed: (slackChannel: string) => `${t}:feed:${enc(slackChannel)}`,
     /** posts carded in a followed Slack channel: post id -> claim, then card ts (HASH) */
     feedCarded: (slackChannel: string) => `${t}:feedcarded:${enc(slackChannel)}`,
+    /** carded posts a feed re-reads by id (their resolution moves no list order): post id -> JSON (HASH) */
+    feedWatch: (slackChannel: string) => `${t}:feedwatch:${enc(slackChannel)}`,
     /** the state of a post its cards last showed (resolution, comments), to tell what changed */
     postState: (postId: string) => `${t}:poststate:${postId}`,
     /** the claim of announcing one state of a post under its cards */

@@ -16,8 +16,11 @@ export const PageState = z.object({
   operation: z.enum(['listPosts', 'listChannels', 'listMembers', 'listMessages']),
   /** the list's query, as that operation's job takes it (without origin and paging) */
   query: z.record(z.string(), z.unknown()),
+  /** `''`: the first page */
   cursor: z.string(),
   direction: z.enum(['next', 'prev']),
+  /** the forward cursors of the pages before the one this state leads to (`''` the first page) */
+  trail: z.array(z.string()).optional(),
 });
 export type PageState = z.infer<typeof PageState>;
 

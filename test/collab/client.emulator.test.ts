@@ -69,7 +69,11 @@ describe('client against the emulator', () => {
     const read = await client.getPost(created.id);
     expect(read).toMatchObject({ id: created.id, title: 'Release notes', channel: { id: channel.id } });
 
-    const untitled = await client.createPost({ content_markdown: 'Only content', title: '' });
+    const untitled = await client.createPost({
+      content_markdown: 'Only content',
+      title: '',
+      channel_id: channel.id,
+    });
     expect(untitled.content).toContain('Only content');
 
     const comment = await client.createComment(created.id, { content_markdown: 'Congrats!' });
@@ -159,8 +163,11 @@ describe('client against the emulator', () => {
     expect(new Set(forwardIds).size).toBe(forwardIds.length);
     for (const id of created) expect(forwardIds).toContain(id);
 
+    // The service answers prev_cursor only to a request that used `before`, and its cursors are
+    // item ids: the walk back starts before the first post of the last page.
     const backward: Page<Post>[] = [];
-    let back = forward[forward.length - 1]!;
+    const last = forward[forward.length - 1]!;
+    let back: Page<Post> = { ...last, prev_cursor: last.data[0]?.id ?? null };
     while (back.prev_cursor) {
       back = await client.listPosts({ ...query, before: back.prev_cursor });
       backward.push(back);
@@ -180,9 +187,10 @@ describe('client against the emulator', () => {
   });
 
   it('sends JSON content type on every request and the query names of the wire table', async () => {
+    const general = (await client.listChannels({ name: 'general' })).data[0]!.id;
     const before = emulator.received.length;
     await client.listMembers({ search: 'a', roles: ['admin', 'guest'], limit: 3 });
-    await client.unresolvePost((await client.createPost({ content_markdown: 'x' })).id);
+    await client.unresolvePost((await client.createPost({ content_markdown: 'x', channel_id: general })).id);
     const mine = emulator.received.slice(before);
     expect(mine.map((r) => r.method)).toEqual(['GET', 'POST', 'DELETE']);
     expect(mine[0]?.query).toMatchObject({ q: 'a', roles: 'admin,guest', limit: '3' });

@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ORG_SLUG } from '../../src/sandbox/emulator/index.ts';
 import { type Harness, startHarness } from '../support/harness.ts';
 import {
   appPostsWith,
@@ -42,12 +43,14 @@ describe('createPost', () => {
     expect(await h.bot.store.cards.cardsOfPost(origin.teamId, post.id)).toEqual([
       { slackChannel: origin.slackChannel, ts: card?.response.ts },
     ]);
-    expect(await h.bot.store.urls.postOfUrl(origin.teamId, `${h.emulator.url}/p/${post.id}`)).toBe(post.id);
+    expect(
+      await h.bot.store.urls.postOfUrl(origin.teamId, `${h.emulator.url}/${ORG_SLUG}/posts/${post.id}`),
+    ).toBe(post.id);
 
     const told = responseTexts(h, origin);
     expect(told).toHaveLength(1);
     expect(told[0]).toContain('Posted to #engineering:');
-    expect(told[0]).toContain(`<${h.emulator.url}/p/${post.id}|${title}>`);
+    expect(told[0]).toContain(`<${h.emulator.url}/${ORG_SLUG}/posts/${post.id}|${title}>`);
     const answer = h.slack.responseUrlCalls.find((c) => c.path === `/response/${origin.responseId}`);
     expect(answer?.args.replace_original).toBe(true);
   });
@@ -145,6 +148,34 @@ describe('createPost', () => {
     expect(String(said[1]?.args.text)).toContain('Posted to #engineering');
     expect(appPostsWith(h, 'c').filter((p) => p.title === title)).toHaveLength(1);
   });
+
+  it.each([
+    ['a leading heading', (words: string) => `# ${words}\n\nDetails follow.`],
+    ['a first paragraph only bold', (words: string) => `**${words}**\n\nDetails follow.`],
+  ])(
+    'an ambiguous create of a post titled by the service from %s is recovered: one post',
+    async (_label, body) => {
+      h.emulator.faults.add({ route: 'POST /v2/posts', drop: 'afterApply' });
+      const words = unique('Derived title');
+      const origin = originOf(h);
+      const { state } = await run(h, 'createPost', {
+        origin,
+        channel: { name: 'engineering' },
+        content: body(words),
+      });
+      expect(state).toBe('completed');
+      const posts = appPostsWith(h, words);
+      expect(posts).toHaveLength(1);
+      // No title was sent; the service took it from the content, and the recover still knew the post.
+      expect(posts[0]?.title).toBe(words);
+      expect(
+        h.emulator.received.filter(
+          (r) => r.route === 'POST /v2/posts' && JSON.stringify(r.body).includes(words),
+        ),
+      ).toHaveLength(1);
+      expect(responseTexts(h, origin).at(-1)).toContain('Posted to #engineering');
+    },
+  );
 
   it('a duplicate enqueue (same idempotency key) is dropped: one post', async () => {
     const text = unique('twice');

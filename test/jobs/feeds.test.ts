@@ -151,6 +151,57 @@ describe('channel feeds', () => {
     expect(cardsIn(slackChannel)).toHaveLength(1);
   });
 
+  it('a post resolved, then reopened, in the service updates its cards within two polls each', async () => {
+    const { slackChannel, channel } = await linked();
+    await follow(slackChannel);
+    const { post, card } = await cardedPost(slackChannel, channel);
+    const published = h.emulator.org().posts.get(post.id)?.last_activity_at;
+
+    /** Polls (at most two) until the card shows `word`; answers how many polls it took. */
+    async function pollsUntil(word: string): Promise<number> {
+      for (let polls = 1; polls <= 2; polls++) {
+        await poll(slackChannel);
+        if (blockText(updatesOf(card).at(-1)?.args.blocks).includes(word)) return polls;
+      }
+      return Number.POSITIVE_INFINITY;
+    }
+
+    ada().resolvePost(post.id, {});
+    // The service does not move last_activity_at on a resolution: no list walk can see it.
+    expect(h.emulator.org().posts.get(post.id)?.last_activity_at).toBe(published);
+    expect(await pollsUntil(':white_check_mark: *Resolved* by')).toBeLessThanOrEqual(2);
+    expect(notesUnder(card).map((c) => c.args.text)).toEqual(['Resolved by *Ada Lovelace*']);
+
+    grace().unresolvePost(post.id);
+    expect(await pollsUntil('Open')).toBeLessThanOrEqual(2);
+    expect(notesUnder(card).map((c) => c.args.text)).toEqual(['Resolved by *Ada Lovelace*', 'Reopened']);
+    expect(cardsIn(slackChannel)).toHaveLength(1);
+  });
+
+  it('a quiet channel with N open carded posts costs 1 + N requests a poll (N up to the batch)', async () => {
+    const { slackChannel, channel } = await linked();
+    await follow(slackChannel);
+    const carded = [];
+    for (let i = 0; i < 3; i++) carded.push((await cardedPost(slackChannel, channel)).post.id);
+    for (let i = 0; i < 2; i++) {
+      const before = h.emulator.received.length;
+      await poll(slackChannel);
+      const during = h.emulator.received.slice(before);
+      expect(during.map((r) => r.route).sort()).toEqual([
+        'GET /v2/posts',
+        'GET /v2/posts/{id}',
+        'GET /v2/posts/{id}',
+        'GET /v2/posts/{id}',
+      ]);
+      expect(
+        during
+          .filter((r) => r.route === 'GET /v2/posts/{id}')
+          .map((r) => r.path.split('/').at(-1))
+          .sort(),
+      ).toEqual([...carded].sort());
+    }
+  });
+
   it("the bot's own change (a card's Resolve button) is not announced again", async () => {
     const { slackChannel, channel } = await linked();
     await follow(slackChannel);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { APP_NAME, ORG_SLUG } from '../../src/sandbox/emulator/index.ts';
 import { type Harness, startHarness } from '../support/harness.ts';
 import { appPostsWith, blockText, callsOf, originOf, responseTexts, run, unique } from './helpers.ts';
 
@@ -17,7 +18,8 @@ describe('resolvePost, unresolvePost, createComment', () => {
     ).toBe('completed');
     const post = appPostsWith(h, title)[0]!;
     const [card] = await h.bot.store.cards.cardsOfPost('T_LOCAL', post.id);
-    return { post, card: card!, title, url: `${h.emulator.url}/p/${post.id}` };
+    const url = `${h.emulator.url}/${ORG_SLUG}/posts/${post.id}`;
+    return { post, card: card!, title, url };
   }
 
   const updatesOf = (card: { slackChannel: string; ts: string }) =>
@@ -44,7 +46,12 @@ describe('resolvePost, unresolvePost, createComment', () => {
     expect(updates).toHaveLength(1);
     const shown = blockText(updates[0]?.args.blocks);
     expect(shown).toContain(title);
-    expect(shown).toContain('Resolved by *Ada Lovelace* via Slack');
+    // The service says the app resolved it; the card names the person once, and not the app.
+    expect(shown).toContain('*Resolved* by *Ada Lovelace* via Slack');
+    expect(shown.split('Ada Lovelace')).toHaveLength(3); // the post's author line, and the resolution
+    expect(shown).not.toContain('Resolved from Slack');
+    expect(shown).not.toContain(APP_NAME);
+    expect(shown).not.toContain('(app)');
     expect(shown).toContain('Fixed in v2');
     expect(responseTexts(h, origin)).toEqual([`:white_check_mark: Resolved <${url}|${title}>`]);
   });

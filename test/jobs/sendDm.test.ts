@@ -88,7 +88,8 @@ describe('sendDm', () => {
         ':warning: I could not send the message: not everyone you named is a member of the service.',
         '• <@U_NOEMAIL>: no email in their Slack profile',
         '• <@U_ZED>: no member with the email zed@example.com',
-        '• <@U_CHARLES>: the member with the email charles@example.com is deactivated',
+        // The service does not list deactivated members: to the bot they are not members.
+        '• <@U_CHARLES>: no member with the email charles@example.com',
         '• <@U_GHOST>: not found in Slack',
       ].join('\n'),
     ]);

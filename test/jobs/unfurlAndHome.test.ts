@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { digestSchedulerId } from '../../src/jobs/processors/digests.ts';
+import { ORG_SLUG } from '../../src/sandbox/emulator/index.ts';
 import { appHomeOpened, linkShared, nextTs } from '../../src/sandbox/slack/index.ts';
 import { ADA, type Harness, SLACK_CHANNEL, startHarness, TEAM } from '../support/harness.ts';
 import { blockText, callsOf, channelId, linkToEngineering, memberId, originOf, run } from './helpers.ts';
@@ -16,14 +17,14 @@ function seedPost(h: Harness, title: string) {
     title,
     channel_id: channelId(h, 'engineering'),
   });
-  return { id: post.id, url: `${h.emulator.url}/p/${post.id}` };
+  return { id: post.id, url: `${h.emulator.url}/${ORG_SLUG}/posts/${post.id}` };
 }
 
 describe('link unfurls', () => {
   let h: Harness;
   beforeAll(async () => {
     h = await startHarness({
-      env: { COLLAB_POST_URL_PATTERN: '^http://127\\.0\\.0\\.1:\\d+/p/(pst_[A-Za-z0-9_]+)$' },
+      env: { COLLAB_POST_URL_PATTERN: `^http://127\\.0\\.0\\.1:\\d+/${ORG_SLUG}/posts/([0-9a-z]+)$` },
     });
   });
   afterAll(() => h?.close());
@@ -60,7 +61,10 @@ describe('link unfurls', () => {
 
   it('stays silent for an unknown url and for a post it cannot read', async () => {
     const before = h.slack.calls.length;
-    for (const url of ['https://collab.example.com/elsewhere/42', `${h.emulator.url}/p/pst_doesnotexist`]) {
+    for (const url of [
+      'https://collab.example.com/elsewhere/42',
+      `${h.emulator.url}/${ORG_SLUG}/posts/doesnotexist`,
+    ]) {
       const settled = h.nextSettled('unfurlLinks');
       await h.event({
         ...linkShared({ channel: SLACK_CHANNEL, user: ADA, message_ts: nextTs(), links: [url] }),

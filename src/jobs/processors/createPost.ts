@@ -79,9 +79,10 @@ async function targetChannel(ctx: ProcessorContext, data: JobData<'createPost'>)
 
 /**
  * A create that may have reached the service (a dropped connection, a garbled answer): the post
- * is ours if it is in the channel, made by an app, with the same title, holding the person's
- * text, and made no earlier than this job's first attempt. The channel is walked back to before
- * that attempt (landed.ts), however many posts came since.
+ * is ours if it is in the channel, made by an app (everything written with the organisation's key
+ * is), with the title we sent — any title when we sent none, as the service may take one from the
+ * content —, holding the person's text, and made no earlier than this job's first attempt. The
+ * channel is walked back to before that attempt (landed.ts), however many posts came since.
  */
 async function findLanded(
   ctx: ProcessorContext,
@@ -89,7 +90,7 @@ async function findLanded(
   text: string,
   since: number,
 ): Promise<Post | undefined> {
-  const title = input.title ?? '';
+  const title = input.title;
   return findSince(
     ctx.collab.allPosts(
       { channelId: input.channel_id, sort: 'published_at', direction: 'desc', limit: PAGE_SIZE_MAX },
@@ -98,7 +99,7 @@ async function findLanded(
     since,
     (post) =>
       post.author?.type === 'app' &&
-      (post.title ?? '') === title &&
+      (title === undefined || (post.title ?? '') === title) &&
       createdSince(post.created_at, since) &&
       contentContains(post.content, text),
   );

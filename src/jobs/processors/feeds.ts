@@ -1,16 +1,23 @@
 /**
  * Channel feeds: a Slack channel linked to a collaboration channel follows it. A job scheduler
- * polls the channel's posts, newest activity first, down to the feed's watermark (a quiet channel
- * costs one request a poll); a new post gets a card in the Slack channel, once ever; a post with
- * cards that changed in the service gets its cards updated and a note in each card's thread.
+ * polls the channel's posts, newest activity first, down to the feed's watermark; a new post gets
+ * a card in the Slack channel, once ever; a post with cards that changed in the service gets its
+ * cards updated and a note in each card's thread.
+ *
+ * Resolving and reopening a post in the service do not move its `last_activity_at`, so the walk
+ * down to the watermark never sees them. The feed therefore also re-reads, by id, the carded posts
+ * it watches: open ones as long as they have cards, resolved ones for REOPEN_WATCH_MS after it saw
+ * them resolved; at most FEED_RECHECK_BATCH a poll, least recently read first. A quiet channel
+ * costs 1 + min(N, FEED_RECHECK_BATCH) requests a poll with N watched posts, and 1 with none.
  */
-import type { Post } from '../../collab/schemas.ts';
+import { isCollabError } from '../../collab/errors.ts';
+import { isResolved, type Post } from '../../collab/schemas.ts';
 import { changeNote, type PostChange, postChanges } from '../../slack/render/changes.ts';
 import { cardVersion } from '../../slack/render/postCard.ts';
-import type { FeedState, PostState } from '../../store/feeds.ts';
+import type { FeedState, PostState, Watched } from '../../store/feeds.ts';
 import type { ProcessorContext } from '../context.ts';
 import { slackErrorCode } from '../outcome.ts';
-import { FEED_PAGE_SIZE, MAX_POLL_PAGES } from '../polling.ts';
+import { FEED_PAGE_SIZE, FEED_RECHECK_BATCH, MAX_POLL_PAGES, REOPEN_WATCH_MS } from '../polling.ts';
 import { schedulerId } from '../schedules.ts';
 import {
   advance,
@@ -103,14 +110,77 @@ export async function pollFeedOnce(ctx: ProcessorContext, slackChannel: string):
     return;
   }
   const fresh = await freshPosts(ctx, link.channelId, feed.watermark);
+  const watched = await ctx.store.feeds.watched(ctx.teamId, slackChannel);
   // Oldest first, so cards and notes appear in the order things happened.
-  for (const post of [...fresh].reverse()) await onActivity(ctx, slackChannel, feed, post);
+  for (const post of [...fresh].reverse()) {
+    await onActivity(ctx, slackChannel, feed, post);
+    await keepWatching(ctx, slackChannel, post, watched.get(post.id));
+  }
   if (fresh.length > 0) {
     await ctx.store.feeds.save(ctx.teamId, slackChannel, {
       ...feed,
       watermark: advance(feed.watermark, fresh.map(stamp)),
     });
   }
+  const seen = new Set(fresh.map((post) => post.id));
+  await rereadWatched(ctx, slackChannel, watched, seen);
+}
+
+/**
+ * Re-reads up to FEED_RECHECK_BATCH watched posts (least recently read first, none just seen in
+ * the list): a resolution or a reopening made in the service updates their cards.
+ */
+async function rereadWatched(
+  ctx: ProcessorContext,
+  slackChannel: string,
+  watched: ReadonlyMap<string, Watched>,
+  seen: ReadonlySet<string>,
+): Promise<void> {
+  const due = [...watched]
+    .filter(([postId]) => !seen.has(postId))
+    .sort(([, a], [, b]) => a.checkedAt - b.checkedAt)
+    .slice(0, FEED_RECHECK_BATCH);
+  for (const [postId, entry] of due) {
+    let post: Post;
+    try {
+      post = await ctx.collab.getPost(postId, { signal: ctx.signal });
+    } catch (error) {
+      // Gone, or out of the key's sight (a private channel): nothing more to watch.
+      if (isCollabError(error) && (error.reason === 'notFound' || error.reason === 'forbidden')) {
+        await ctx.store.feeds.unwatch(ctx.teamId, slackChannel, postId);
+        continue;
+      }
+      throw error;
+    }
+    if ((await ctx.store.cards.cardsOfPost(ctx.teamId, post.id)).length === 0) {
+      await ctx.store.feeds.unwatch(ctx.teamId, slackChannel, postId);
+      continue;
+    }
+    await announceChange(ctx, post);
+    await keepWatching(ctx, slackChannel, post, entry);
+  }
+}
+
+/** Watches a post with cards (just read): open ones always, resolved ones for REOPEN_WATCH_MS. */
+async function keepWatching(
+  ctx: ProcessorContext,
+  slackChannel: string,
+  post: Post,
+  entry: Watched | undefined,
+): Promise<void> {
+  const now = Date.now();
+  if (!isResolved(post)) {
+    if ((await ctx.store.cards.cardsOfPost(ctx.teamId, post.id)).length === 0) return;
+    await ctx.store.feeds.watch(ctx.teamId, slackChannel, post.id, { checkedAt: now, resolvedSince: null });
+    return;
+  }
+  const resolvedSince = entry?.resolvedSince ?? now;
+  if (now - resolvedSince > REOPEN_WATCH_MS) {
+    if (entry) await ctx.store.feeds.unwatch(ctx.teamId, slackChannel, post.id);
+    return;
+  }
+  if (!entry && (await ctx.store.cards.cardsOfPost(ctx.teamId, post.id)).length === 0) return;
+  await ctx.store.feeds.watch(ctx.teamId, slackChannel, post.id, { checkedAt: now, resolvedSince });
 }
 
 /** A post created after the feed started is new; one without a readable creation time too. */

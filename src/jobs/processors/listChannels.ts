@@ -18,7 +18,7 @@ export const listChannels: Processor<'listChannels'> = async (data, ctx) => {
     },
     { signal: ctx.signal },
   );
-  const paging = await pagingButtons(ctx, 'listChannels', { name: data.name }, page);
+  const paging = await pagingButtons(ctx, 'listChannels', { name: data.name }, page, data);
   const title = name ? `Channels matching “${name}”` : 'Channels';
   await deliverList(ctx, data.origin, data, channelList(page, { title, paging }));
 };

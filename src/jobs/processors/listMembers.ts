@@ -19,7 +19,13 @@ export const listMembers: Processor<'listMembers'> = async (data, ctx) => {
     },
     { signal: ctx.signal },
   );
-  const paging = await pagingButtons(ctx, 'listMembers', { search: data.search, roles: data.roles }, page);
+  const paging = await pagingButtons(
+    ctx,
+    'listMembers',
+    { search: data.search, roles: data.roles },
+    page,
+    data,
+  );
   const filters = [search ? `matching “${search}”` : '', roles ? `(${roles.join(', ')})` : ''].filter(
     Boolean,
   );

@@ -16,7 +16,7 @@ export const listMessages: Processor<'listMessages'> = async (data, ctx) => {
       ),
     noThread(data.threadId),
   );
-  const paging = await pagingButtons(ctx, 'listMessages', { threadId: data.threadId }, page);
+  const paging = await pagingButtons(ctx, 'listMessages', { threadId: data.threadId }, page, data);
   // The spec has no get-thread endpoint: the thread's title is only known for threads the bot made.
   await deliverList(ctx, data.origin, data, messageList(page, { title: `Thread ${data.threadId}`, paging }));
 };

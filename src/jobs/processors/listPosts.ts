@@ -25,6 +25,7 @@ export const listPosts: Processor<'listPosts'> = async (data, ctx) => {
     'listPosts',
     { channel: data.channel, unresolvedOnly: data.unresolvedOnly },
     page,
+    data,
   );
   // The API has no resolution filter: open-only filters this page, and the title says so.
   const shown = data.unresolvedOnly ? { ...page, data: page.data.filter((post) => !isResolved(post)) } : page;

@@ -13,6 +13,7 @@ import { replacesAck } from '../worker.ts';
 export interface PagingInput {
   cursor?: string | undefined;
   direction?: 'next' | 'prev' | undefined;
+  trail?: string[] | undefined;
   replace?: boolean | undefined;
 }
 
@@ -22,18 +23,32 @@ export function cursorOption(paging: PagingInput): { after?: string; before?: st
   return paging.direction === 'prev' ? { before: paging.cursor } : { after: paging.cursor };
 }
 
-/** Saves the page's cursors, for the Previous / Next buttons. */
+/**
+ * Saves the page's cursors, for the Previous / Next buttons. A service may answer no
+ * `prev_cursor` to forward paging (the real one does not), so Previous goes back along the trail
+ * of forward cursors that led here; a `prev_cursor` is used only for a page without a trail.
+ */
 export async function pagingButtons(
   ctx: ProcessorContext,
   operation: PageState['operation'],
   query: Record<string, unknown>,
   page: Page<unknown>,
+  paging: PagingInput = {},
 ): Promise<PagingButtons> {
-  const save = (cursor: string, direction: 'next' | 'prev') =>
-    ctx.store.pages.save(ctx.teamId, { operation, query: withoutUndefined(query), cursor, direction });
+  const save = (cursor: string, direction: 'next' | 'prev', trail: string[]) =>
+    ctx.store.pages.save(ctx.teamId, { operation, query: withoutUndefined(query), cursor, direction, trail });
+  const trail = paging.direction === 'prev' ? [] : (paging.trail ?? []);
+  const here = paging.direction === 'prev' ? undefined : (paging.cursor ?? '');
   const buttons: PagingButtons = {};
-  if (page.next_cursor) buttons.next = await save(page.next_cursor, 'next');
-  if (page.prev_cursor) buttons.prev = await save(page.prev_cursor, 'prev');
+  if (page.next_cursor) {
+    buttons.next = await save(page.next_cursor, 'next', here === undefined ? [] : [...trail, here]);
+  }
+  const back = trail.at(-1);
+  if (here !== undefined && here !== '' && back !== undefined) {
+    buttons.prev = await save(back, 'next', trail.slice(0, -1));
+  } else if (page.prev_cursor) {
+    buttons.prev = await save(page.prev_cursor, 'prev', []);
+  }
   return buttons;
 }
 

@@ -1,5 +1,5 @@
 /** What resolvePost and unresolvePost share: naming the post, showing the change on its cards, telling. */
-import type { Post } from '../../collab/schemas.ts';
+import { isResolved, type Post } from '../../collab/schemas.ts';
 import { type Outcome, success } from '../../slack/render/messages.ts';
 import { escapeMrkdwn } from '../../slack/render/mrkdwn.ts';
 import type { ProcessorContext } from '../context.ts';
@@ -19,7 +19,9 @@ export async function showPostChange(
   change: { done: string; by: string },
   card?: CardRef,
 ): Promise<void> {
-  await updateCards(ctx, post, `${change.done} by *${escapeMrkdwn(change.by)}* via Slack`, card);
+  // A resolved card names the person in its resolution ("Resolved by Ada via Slack"): no note twice.
+  const note = isResolved(post) ? undefined : `${change.done} by *${escapeMrkdwn(change.by)}* via Slack`;
+  await updateCards(ctx, post, note, card);
   if (origin.source === 'button') return;
   await tell(ctx, origin, withPostLink(change.done, post));
 }

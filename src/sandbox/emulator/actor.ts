@@ -2,14 +2,15 @@
  * "Act as a person": the spec has no events and the bot polls, so tests and the sandbox console
  * make people do things through these helpers. Each validates its input with the same body
  * schemas as the HTTP routes and calls the same state methods; only the author differs (a person,
- * type `user`). Answers are the wire shapes the HTTP API would return. Errors are `HttpError`s.
+ * type `member`). Answers are the wire shapes the HTTP API would return. Errors are `HttpError`s.
  */
 import {
   CreateCommentBody,
   CreateMessageBody,
   CreatePostBody,
-  CreateThreadBody,
+  type CreateThreadBody,
   parseBody,
+  parseThreadBody,
   ResolvePostBody,
 } from './bodies.ts';
 import { HttpError } from './http-error.ts';
@@ -51,13 +52,16 @@ export class Actor {
   }
 
   unresolvePost(postId: string): WirePost {
-    return presentPost(this.#org, this.#org.unresolvePost(postId));
+    return presentPost(this.#org, this.#org.unresolvePost(postId, 'member'));
   }
 
-  /** The person is a member of the thread; at least one other active member must join. */
+  /** The person is a member of the thread; ids that are not active members are dropped. */
   createThread(input: CreateThreadBody): WireThread {
-    const body = parseBody(CreateThreadBody, input);
-    return presentThread(this.#org.createThread(this.author, body, this.#org.now(), this.member.id));
+    const body = parseThreadBody(input);
+    return presentThread(
+      this.#org,
+      this.#org.createThread(this.author, body, this.#org.now(), this.member.id),
+    );
   }
 
   /** A person may only write in a thread they are a member of. */

@@ -1,18 +1,17 @@
 /**
  * One API request, after faults: authentication, content type, JSON, dispatch to the route.
- * Never throws; every failure is an answer `{ "message": "..." }` with a status.
- *
- * The emulator's choices where the spec is silent (§5, §7):
- * - missing or unknown bearer key → 401 `{ "message": "Invalid API key" }` (checked first);
+ * Never throws; every failure is an answer with the service's error body
+ * `{"error": {"code", "message"}}` (SERVICE-FACTS.md):
+ * - missing or unknown bearer key → 401 "Invalid API key." (checked first);
  * - unknown path → 404; known path, other method → 405 with `Allow`;
  * - a request carrying a body without `Content-Type: application/json` → 415;
- *   a body that is not JSON → 400; a body failing validation or naming an unknown channel,
- *   comment or message → 422; an unknown id in the path → 404;
- * - an unexpected exception → 500.
+ *   a body that is not JSON → 400 `invalid_params`; the routes' own statuses (400, 403, 404,
+ *   422) as the service answers them;
+ * - an unexpected exception → 500 "Something unexpected happened, please try again."
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import type { QueryNames } from '../../collab/wire.ts';
-import { HttpError } from './http-error.ts';
+import { errorBody, HttpError, MESSAGES } from './http-error.ts';
 import type { RouteLookup } from './router.ts';
 import type { ApiHandler, ApiResult } from './routes.ts';
 import type { OrgState } from './state.ts';
@@ -34,8 +33,15 @@ function isJson(contentType: string | undefined): boolean {
   return mediaType === 'application/json';
 }
 
-export const errorResult = (status: number, message: string, headers?: Record<string, string>): ApiResult =>
-  headers === undefined ? { status, body: { message } } : { status, body: { message }, headers };
+export const errorResult = (
+  status: number,
+  message: string,
+  headers?: Record<string, string>,
+  code?: string | null,
+): ApiResult => {
+  const body = code === undefined ? errorBody(status, message) : errorBody(status, message, code);
+  return headers === undefined ? { status, body } : { status, body, headers };
+};
 
 export function handleApi(
   request: ApiRequest,
@@ -44,10 +50,10 @@ export function handleApi(
 ): ApiResult {
   const key = bearerKey(request.headers);
   const org = key === undefined ? undefined : orgFor(key);
-  if (!org) return errorResult(401, 'Invalid API key', { 'www-authenticate': 'Bearer' });
+  if (!org) return errorResult(401, MESSAGES.unauthorized, { 'www-authenticate': 'Bearer' });
 
   const { lookup } = request;
-  if (lookup.kind === 'notFound') return errorResult(404, 'Not found');
+  if (lookup.kind === 'notFound') return errorResult(404, MESSAGES.notFound);
   if (lookup.kind === 'methodNotAllowed') {
     return errorResult(405, 'Method not allowed', { allow: lookup.allowed.join(', ') });
   }
@@ -67,7 +73,7 @@ export function handleApi(
   try {
     return lookup.match.handler({ org, params: lookup.match.params, query: request.query, body, names });
   } catch (error) {
-    if (error instanceof HttpError) return errorResult(error.status, error.message);
-    return errorResult(500, 'Internal emulator error');
+    if (error instanceof HttpError) return errorResult(error.status, error.message, undefined, error.code);
+    return errorResult(500, MESSAGES.internal);
   }
 }

@@ -1,66 +1,63 @@
 /**
  * The common query parameters of list endpoints: page size, sort key, sort direction and
- * cursors. Their names are "not shown" in the spec; they come from the project's one table
- * (`DEFAULT_QUERY_NAMES` in src/collab/wire.ts), overridable per emulator.
- *
- * The emulator's choices where the spec is silent:
- * - page size: default 50, maximum 50 (spec §8); not an integer, < 1 or > 50 → 400;
- * - default sort (no sort key given): newest first by creation (`DEFAULT_SORT_KEYS`, `desc`);
- *   a sort key given without a direction is `desc` too;
- * - an unknown sort key or direction → 400; both cursors at once → 400;
- * - an empty value of any of these parameters is invalid (400), except cursors (page 1).
+ * cursors. Their names come from the project's one table (`DEFAULT_QUERY_NAMES` in
+ * src/collab/wire.ts), overridable per emulator. Values as the service reads them
+ * (SERVICE-FACTS.md):
+ * - page size: default 50; over 50 → 422; `0`, negative or not a number → 50;
+ * - sort key and direction: lower-case values only, anything else → 422; without them, the
+ *   list's default order (`DEFAULT_ORDERS` in routes.ts);
+ * - cursors: see cursor.ts (an unknown one is ignored).
  */
 import { PAGE_SIZE_MAX } from '../../collab/schemas.ts';
 import type { QueryNames } from '../../collab/wire.ts';
 import type { PageRequest, SortDirection } from './cursor.ts';
-import { badRequest } from './http-error.ts';
+import { unprocessable } from './http-error.ts';
 
 export const DEFAULT_PAGE_SIZE = 50;
-export const DEFAULT_DIRECTION: SortDirection = 'desc';
 
 export interface ListQuery<K extends string> extends PageRequest {
   sortKey: K;
   direction: SortDirection;
 }
 
+export interface ListDefaults<K extends string> {
+  sortKey: K;
+  direction: SortDirection;
+}
+
+function pageSize(raw: string | null): number {
+  if (raw === null) return DEFAULT_PAGE_SIZE;
+  const value = Number.parseInt(raw, 10);
+  if (!Number.isFinite(value) || value <= 0) return DEFAULT_PAGE_SIZE;
+  if (value > PAGE_SIZE_MAX) throw unprocessable(`Limit must be less than or equal to ${PAGE_SIZE_MAX}`);
+  return value;
+}
+
 export function parseListQuery<K extends string>(
   query: URLSearchParams,
   names: QueryNames,
   sortKeys: readonly K[],
-  defaultSortKey: K,
+  defaults: ListDefaults<K>,
 ): ListQuery<K> {
-  const limitRaw = query.get(names.pageSize);
-  let limit = DEFAULT_PAGE_SIZE;
-  if (limitRaw !== null) {
-    if (!/^\d+$/.test(limitRaw))
-      throw badRequest(`${names.pageSize} must be an integer from 1 to ${PAGE_SIZE_MAX}`);
-    limit = Number(limitRaw);
-    if (limit < 1 || limit > PAGE_SIZE_MAX) {
-      throw badRequest(`${names.pageSize} must be an integer from 1 to ${PAGE_SIZE_MAX}`);
-    }
-  }
+  const limit = pageSize(query.get(names.pageSize));
 
   const sortRaw = query.get(names.sort);
-  let sortKey = defaultSortKey;
+  let sortKey = defaults.sortKey;
   if (sortRaw !== null) {
     const found = sortKeys.find((key) => key === sortRaw);
-    if (found === undefined) throw badRequest(`${names.sort} must be one of ${sortKeys.join(', ')}`);
+    if (found === undefined) throw unprocessable(`Sort must be one of ${sortKeys.join(', ')}`);
     sortKey = found;
   }
 
   const directionRaw = query.get(names.direction);
-  let direction = DEFAULT_DIRECTION;
+  let direction = defaults.direction;
   if (directionRaw !== null) {
-    if (directionRaw !== 'asc' && directionRaw !== 'desc') {
-      throw badRequest(`${names.direction} must be asc or desc`);
-    }
+    if (directionRaw !== 'asc' && directionRaw !== 'desc')
+      throw unprocessable('Direction must be asc or desc');
     direction = directionRaw;
   }
 
-  const after = query.get(names.after) ?? undefined;
-  const before = query.get(names.before) ?? undefined;
-  if (after !== undefined && before !== undefined) {
-    throw badRequest(`${names.after} and ${names.before} cannot be used together`);
-  }
+  const after = query.get(names.after) || undefined;
+  const before = query.get(names.before) || undefined;
   return { limit, sortKey, direction, after, before };
 }

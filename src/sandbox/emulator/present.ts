@@ -1,6 +1,6 @@
 /**
- * Records to the wire shapes of spec §2: what the HTTP API and the act-as helpers answer.
- * `content` is rendered HTML (its format is "not shown"; HTML is the emulator's choice).
+ * Records to the wire shapes of spec §2: what the HTTP API and the act-as helpers answer, filled
+ * as the real service fills them (SERVICE-FACTS.md): `content` is the HTML converted on write.
  */
 import type {
   ChannelRecord,
@@ -16,11 +16,10 @@ import type {
   WirePost,
   WireThread,
 } from './records.ts';
-import { markdownToHtml } from './render.ts';
-import type { OrgState } from './state.ts';
+import { DELETED_MESSAGE_HTML, ORG_SLUG, type OrgState } from './state.ts';
 
-/** Comment `subject_type` values are "not shown"; the emulator's choice for a post is `Post`. */
-export const POST_SUBJECT_TYPE = 'Post';
+/** Comment `subject_type` of a post, lower case as the service answers it. */
+export const POST_SUBJECT_TYPE = 'post';
 
 export function presentChannel(channel: ChannelRecord): WireChannel {
   return { id: channel.id, name: channel.name };
@@ -29,7 +28,7 @@ export function presentChannel(channel: ChannelRecord): WireChannel {
 export function presentComment(org: OrgState, comment: CommentRecord): WireComment {
   return {
     id: comment.id,
-    content: markdownToHtml(comment.content_markdown),
+    content: comment.content_html,
     created_at: comment.created_at,
     replies_count: org.repliesCount(comment.id),
     parent_id: comment.parent_id,
@@ -39,9 +38,9 @@ export function presentComment(org: OrgState, comment: CommentRecord): WireComme
   };
 }
 
-/** Post urls are absolute and opaque to the bot: `{base_url}/p/{id}`. */
+/** Post urls as the service makes them, `{base_url}/{organization slug}/posts/{id}` (opaque to the bot). */
 export function postUrl(org: OrgState, postId: string): string {
-  return `${org.baseUrl}/p/${postId}`;
+  return `${org.baseUrl}/${ORG_SLUG}/posts/${postId}`;
 }
 
 export function presentPost(org: OrgState, post: PostRecord): WirePost {
@@ -55,11 +54,10 @@ export function presentPost(org: OrgState, post: PostRecord): WirePost {
     created_at: post.created_at,
     last_activity_at: post.last_activity_at,
     url: postUrl(org, post.id),
-    content: markdownToHtml(post.content_markdown),
+    content: post.content_html,
     comments_count: org.commentsOf(post.id).length,
     channel: channel ? presentChannel(channel) : { id: post.channel_id, name: '' },
     author: structuredClone(post.author),
-    // An unresolved post's resolution is "not shown"; the emulator answers `null`.
     resolution: resolution
       ? {
           resolved_at: resolution.resolved_at,
@@ -71,21 +69,17 @@ export function presentPost(org: OrgState, post: PostRecord): WirePost {
   };
 }
 
-/**
- * `group` is true when more than two participants take part: the members, plus the app when
- * it created the thread (a person creating a thread is one of its members).
- */
-export function presentThread(thread: ThreadRecord): WireThread {
-  const participants = thread.member_ids.length + (thread.creator.type === 'app' ? 1 : 0);
+/** `group` is always true for threads made through the API; a blank title is computed; no image. */
+export function presentThread(org: OrgState, thread: ThreadRecord): WireThread {
   return {
     id: thread.id,
     created_at: thread.created_at,
     updated_at: thread.updated_at,
-    group: participants > 2,
+    group: true,
     last_message_at: thread.last_message_at,
     members_count: thread.member_ids.length,
-    avatar_urls: { ...thread.avatar_urls },
-    title: thread.title,
+    avatar_urls: null,
+    title: org.threadTitle(thread),
     creator: structuredClone(thread.creator),
   };
 }
@@ -93,7 +87,7 @@ export function presentThread(thread: ThreadRecord): WireThread {
 export function presentMessage(message: MessageRecord): WireMessage {
   return {
     id: message.id,
-    content: markdownToHtml(message.content_markdown),
+    content: message.deleted ? DELETED_MESSAGE_HTML : message.content_html,
     created_at: message.created_at,
     updated_at: message.updated_at,
     parent_id: message.parent_id,

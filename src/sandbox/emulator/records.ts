@@ -14,11 +14,11 @@ export interface AvatarUrlSet {
   xxl: string;
 }
 
-/** spec §2.2. `type` is `app` for the bot's key and `user` for a person (the emulator's choice). */
+/** spec §2.2. `type` is `app` for everything written with an organization key, `member` for a person. */
 export interface AuthorRecord {
   id: string;
   name: string;
-  type: 'app' | 'user';
+  type: 'app' | 'member';
   avatar_urls: AvatarUrlSet;
 }
 
@@ -26,6 +26,10 @@ export interface ChannelRecord {
   id: string;
   name: string;
   created_at: string;
+  /** A private channel the integration was not added to: invisible to the organization key. */
+  private: boolean;
+  /** Archived channels are not listed. */
+  archived: boolean;
 }
 
 export interface MemberRecord {
@@ -35,22 +39,27 @@ export interface MemberRecord {
   is_deactivated: boolean;
   /** A sort key of the members list (spec §4.3) that is not a field of Member (spec §2.9). */
   last_seen_at: string;
+  /** Matched by the members search; not a field of Member (spec §2.9). */
+  username: string;
   user: { id: string; avatar_urls: AvatarUrlSet; email: string; display_name: string };
 }
 
 export interface ResolutionRecord {
   resolved_at: string;
-  /** `null` when the post was resolved without a message. */
-  resolved_html: string | null;
+  /** `""` when the post was resolved without a message. */
+  resolved_html: string;
   resolved_by: AuthorRecord;
   resolved_comment_id: string | null;
 }
 
 export interface PostRecord {
   id: string;
-  /** `null` when created without a title (nothing is derived). */
-  title: string | null;
+  /** Never null: the title sent, else derived from the content (render.ts), else `""`. */
+  title: string;
+  /** What was written. */
   content_markdown: string;
+  /** What the service stores and answers: HTML converted on write. */
+  content_html: string;
   created_at: string;
   last_activity_at: string;
   channel_id: string;
@@ -63,13 +72,15 @@ export interface CommentRecord {
   post_id: string;
   parent_id: string | null;
   content_markdown: string;
+  content_html: string;
   created_at: string;
   author: AuthorRecord;
 }
 
 export interface ThreadRecord {
   id: string;
-  title: string | null;
+  /** As sent; a blank one is computed from member names when answered. */
+  title: string;
   created_at: string;
   updated_at: string;
   /** `null` until the first message. */
@@ -77,7 +88,6 @@ export interface ThreadRecord {
   creator: AuthorRecord;
   /** Members really in the thread (unknown and deactivated ids asked for were dropped). */
   member_ids: string[];
-  avatar_urls: AvatarUrlSet;
 }
 
 export interface MessageRecord {
@@ -85,9 +95,13 @@ export interface MessageRecord {
   thread_id: string;
   parent_id: string | null;
   content_markdown: string;
+  content_html: string;
   created_at: string;
   updated_at: string;
-  author: AuthorRecord;
+  /** `null` for system messages. */
+  author: AuthorRecord | null;
+  /** Deleted messages are still listed, with a placeholder content. */
+  deleted: boolean;
 }
 
 // ---- wire shapes (spec §2) ----
@@ -110,14 +124,14 @@ export interface WireComment {
 
 export interface WireResolution {
   resolved_at: string;
-  resolved_html: string | null;
+  resolved_html: string;
   resolved_by: AuthorRecord;
   resolved_comment: WireComment | null;
 }
 
 export interface WirePost {
   id: string;
-  title: string | null;
+  title: string;
   created_at: string;
   last_activity_at: string;
   url: string;
@@ -135,8 +149,9 @@ export interface WireThread {
   group: boolean;
   last_message_at: string | null;
   members_count: number;
-  avatar_urls: AvatarUrlSet;
-  title: string | null;
+  /** null unless the thread has an image (threads made through the API have none). */
+  avatar_urls: AvatarUrlSet | null;
+  title: string;
   creator: AuthorRecord;
 }
 
@@ -147,7 +162,7 @@ export interface WireMessage {
   updated_at: string;
   parent_id: string | null;
   thread_id: string;
-  author: AuthorRecord;
+  author: AuthorRecord | null;
 }
 
 export interface WireMember {

@@ -16,12 +16,12 @@ import {
   CreateCommentBody,
   CreateMessageBody,
   CreatePostBody,
-  CreateThreadBody,
   parseBody,
+  parseThreadBody,
   ResolvePostBody,
 } from './bodies.ts';
 import { type Ordering, paginate, type SortValue } from './cursor.ts';
-import { badRequest } from './http-error.ts';
+import { forbidden, notFound, unprocessable } from './http-error.ts';
 import { parseListQuery } from './list-query.ts';
 import {
   presentChannel,
@@ -53,14 +53,22 @@ export interface ApiResult {
 export type ApiHandler = (ctx: ApiContext) => ApiResult;
 
 /**
- * Default sort keys when none is given ("not shown" in the spec; the emulator's choice):
- * newest first by creation, for every list. See list-query.ts for the direction.
+ * Default orders when none is asked (SERVICE-FACTS.md): posts newest published first, messages
+ * newest first, members and channels oldest first. The tie-break on id is always added.
  */
+export const DEFAULT_ORDERS = {
+  posts: { sortKey: 'published_at', direction: 'desc' },
+  messages: { sortKey: 'created_at', direction: 'desc' },
+  members: { sortKey: 'created_at', direction: 'asc' },
+  channels: { sortKey: 'created_at', direction: 'asc' },
+} as const;
+
+/** The default sort keys (kept for readers of DEFAULT_ORDERS by key). */
 export const DEFAULT_SORT_KEYS = {
-  posts: 'published_at',
-  messages: 'created_at',
-  members: 'created_at',
-  channels: 'created_at',
+  posts: DEFAULT_ORDERS.posts.sortKey,
+  messages: DEFAULT_ORDERS.messages.sortKey,
+  members: DEFAULT_ORDERS.members.sortKey,
+  channels: DEFAULT_ORDERS.channels.sortKey,
 } as const;
 
 const ok = (body: unknown): ApiResult => ({ status: 200, body });
@@ -73,21 +81,18 @@ function param(ctx: ApiContext, name: string): string {
 const time = (iso: string): number => Date.parse(iso);
 
 interface ListSpec<T, K extends string, W> {
-  /** Names the list in cursor signatures. */
-  list: string;
   items: readonly T[];
   sortKeys: readonly K[];
-  defaultSortKey: K;
+  defaults: { sortKey: K; direction: 'asc' | 'desc' };
   value: (item: T, key: K) => SortValue;
   id: (item: T) => string;
   present: (item: T) => W;
 }
 
 function listOf<T, K extends string, W>(ctx: ApiContext, spec: ListSpec<T, K, W>): ApiResult {
-  const query = parseListQuery(ctx.query, ctx.names, spec.sortKeys, spec.defaultSortKey);
+  const query = parseListQuery(ctx.query, ctx.names, spec.sortKeys, spec.defaults);
   const ordering: Ordering<T> = {
     direction: query.direction,
-    signature: `${spec.list}:${query.sortKey}:${query.direction}`,
     value: (item) => spec.value(item, query.sortKey),
     id: spec.id,
   };
@@ -103,19 +108,23 @@ const createPost: ApiHandler = (ctx) => {
   return created(presentPost(ctx.org, post));
 };
 
+/** Posts of private channels the key does not see are left out; filtering by one is a 403. */
 const listPosts: ApiHandler = (ctx) => {
-  const channelId = ctx.query.get(ctx.names.channel);
-  if (channelId !== null && !ctx.org.channels.has(channelId)) {
-    throw badRequest(`${ctx.names.channel}: unknown channel ${channelId}`);
+  const channelId = ctx.query.get(ctx.names.channel) || null;
+  if (channelId !== null) {
+    const channel = ctx.org.channels.get(channelId);
+    if (!channel) throw notFound(`Unknown channel: ${channelId}`);
+    if (!ctx.org.visibleChannel(channel)) throw forbidden();
   }
   const posts = [...ctx.org.posts.values()].filter(
-    (post) => channelId === null || post.channel_id === channelId,
+    (post) =>
+      (channelId === null || post.channel_id === channelId) &&
+      ctx.org.visibleChannel(ctx.org.channels.get(post.channel_id)),
   );
   return listOf(ctx, {
-    list: 'posts',
     items: posts,
     sortKeys: POST_SORT_KEYS,
-    defaultSortKey: DEFAULT_SORT_KEYS.posts,
+    defaults: DEFAULT_ORDERS.posts,
     // `published_at` is the post's creation time.
     value: (post, key) => time(key === 'last_activity_at' ? post.last_activity_at : post.created_at),
     id: (post) => post.id,
@@ -134,7 +143,7 @@ const resolvePost: ApiHandler = (ctx) => {
 const unresolvePost: ApiHandler = (ctx) =>
   ok(presentPost(ctx.org, ctx.org.unresolvePost(param(ctx, 'post_id'))));
 
-/** Status of create comment is "not shown"; the emulator answers 201. */
+/** Status of create comment is "not shown" in the spec; the service answers 201. */
 const createComment: ApiHandler = (ctx) => {
   const body = parseBody(CreateCommentBody, ctx.body);
   return created(presentComment(ctx.org, ctx.org.createComment(ctx.org.app, param(ctx, 'post_id'), body)));
@@ -143,12 +152,12 @@ const createComment: ApiHandler = (ctx) => {
 // ---- threads and messages ----
 
 const createThread: ApiHandler = (ctx) => {
-  const body = parseBody(CreateThreadBody, ctx.body);
-  return created(presentThread(ctx.org.createThread(ctx.org.app, body)));
+  const body = parseThreadBody(ctx.body);
+  return created(presentThread(ctx.org, ctx.org.createThread(ctx.org.app, body)));
 };
 
 /**
- * Status of create message is "not shown"; the emulator answers 201. The app (the
+ * Status of create message is "not shown" in the spec; the service answers 201. The app (the
  * organization's key) may write in any thread of the organization.
  */
 const createMessage: ApiHandler = (ctx) => {
@@ -160,10 +169,9 @@ const listMessages: ApiHandler = (ctx) => {
   const thread = ctx.org.threadOr404(param(ctx, 'thread_id'));
   const messages = [...ctx.org.messages.values()].filter((message) => message.thread_id === thread.id);
   return listOf(ctx, {
-    list: 'messages',
     items: messages,
     sortKeys: MESSAGE_SORT_KEYS,
-    defaultSortKey: DEFAULT_SORT_KEYS.messages,
+    defaults: DEFAULT_ORDERS.messages,
     value: (message) => time(message.created_at),
     id: (message) => message.id,
     present: presentMessage,
@@ -181,46 +189,52 @@ function parseRoles(ctx: ApiContext): Set<MemberRole> | undefined {
     if (role === '') continue;
     const known = MEMBER_ROLES.find((candidate) => candidate === role);
     if (known === undefined) {
-      throw badRequest(`${ctx.names.roles}: unknown role ${role} (allowed: ${MEMBER_ROLES.join(', ')})`);
+      throw unprocessable(`Roles must be among ${MEMBER_ROLES.join(', ')}`);
     }
     roles.add(known);
   }
   return roles.size === 0 ? undefined : roles;
 }
 
-/** Members: search is a case-insensitive substring of display name or email; deactivated members are listed. */
+/** Members: search is a case-insensitive substring of username, name or email; deactivated members are not listed. */
 const listMembers: ApiHandler = (ctx) => {
-  const search = ctx.query.get(ctx.names.search)?.toLowerCase();
+  const search = ctx.query.get(ctx.names.search)?.toLowerCase() || undefined;
   const roles = parseRoles(ctx);
   const members = [...ctx.org.members.values()].filter(
     (member) =>
+      !member.is_deactivated &&
       (roles === undefined || roles.has(member.role)) &&
       (search === undefined ||
+        member.username.toLowerCase().includes(search) ||
         member.user.display_name.toLowerCase().includes(search) ||
         member.user.email.toLowerCase().includes(search)),
   );
   return listOf(ctx, {
-    list: 'members',
     items: members,
     sortKeys: MEMBER_SORT_KEYS,
-    defaultSortKey: DEFAULT_SORT_KEYS.members,
+    defaults: DEFAULT_ORDERS.members,
     value: (member, key) => time(key === 'last_seen_at' ? member.last_seen_at : member.created_at),
     id: (member) => member.id,
     present: presentMember,
   });
 };
 
-/** Channels: the name filter is a case-insensitive substring; a channel's last activity is its latest post's. */
+/**
+ * Channels: the name filter is a case-insensitive substring; archived channels and private ones
+ * the key does not see are not listed; a channel's last activity is its latest post's.
+ */
 const listChannels: ApiHandler = (ctx) => {
-  const name = ctx.query.get(ctx.names.name)?.toLowerCase();
+  const name = ctx.query.get(ctx.names.name)?.toLowerCase() || undefined;
   const channels = [...ctx.org.channels.values()].filter(
-    (channel) => name === undefined || channel.name.toLowerCase().includes(name),
+    (channel) =>
+      !channel.archived &&
+      ctx.org.visibleChannel(channel) &&
+      (name === undefined || channel.name.toLowerCase().includes(name)),
   );
   return listOf(ctx, {
-    list: 'channels',
     items: channels,
     sortKeys: CHANNEL_SORT_KEYS,
-    defaultSortKey: DEFAULT_SORT_KEYS.channels,
+    defaults: DEFAULT_ORDERS.channels,
     value: (channel, key) => {
       if (key === 'name') return channel.name.toLowerCase();
       return time(key === 'last_activity_at' ? ctx.org.channelLastActivity(channel.id) : channel.created_at);

@@ -1,5 +1,6 @@
 /**
- * A believable, deterministic organization: channels, members of every role (one deactivated),
+ * A believable, deterministic organization: channels (one private channel the integration was not
+ * added to, with a post; one archived channel), members of every role (one deactivated),
  * posts by people across channels with comments and a reply, one resolved post, and one thread
  * with messages. Timestamps are relative to the emulator's clock at seeding time; ids repeat
  * for the same API key.
@@ -23,6 +24,11 @@ export const SEED_CHANNELS = [
   'product',
   'marketing',
 ] as const;
+
+/** A private channel the integration was not added to: the organization key never sees it. */
+export const SEED_PRIVATE_CHANNEL = 'leadership';
+/** An archived channel: not listed. */
+export const SEED_ARCHIVED_CHANNEL = 'old-projects';
 
 interface SeedMember {
   display_name: string;
@@ -236,6 +242,8 @@ export function seedOrg(org: OrgState): void {
     }),
   );
   const author = (index: number) => org.authorOf(pick(members, index));
+  const hidden = org.addChannel(SEED_PRIVATE_CHANNEL, at(300 * DAY), { private: true });
+  org.addChannel(SEED_ARCHIVED_CHANNEL, at(700 * DAY), { archived: true });
 
   const posts: PostRecord[] = [];
   for (const seed of SEED_POSTS) {
@@ -263,6 +271,13 @@ export function seedOrg(org: OrgState): void {
       commentIds.push(created.id);
     }
   }
+
+  // Last, so the first post of the organization is a visible one.
+  org.createPost(
+    author(0),
+    { content_markdown: 'Budget review on Monday.', channel_id: hidden.id, title: 'Budget review' },
+    at(10 * HOUR),
+  );
 
   const resolved = pick(posts, RESOLVED_POST);
   const resolvingComment = org.commentsOf(resolved.id)[1];

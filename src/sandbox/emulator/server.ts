@@ -19,7 +19,8 @@ import {
   sendJson,
   sendRaw,
 } from './http.ts';
-import { HttpError } from './http-error.ts';
+import { errorBody, HttpError } from './http-error.ts';
+import { RateLimiter } from './rate-limit.ts';
 import { Router } from './router.ts';
 import { API_ROUTES, type ApiHandler } from './routes.ts';
 import { seedOrg } from './seed.ts';
@@ -27,6 +28,7 @@ import { OrgState } from './state.ts';
 import type { Emulator, EmulatorEventMap, EmulatorOptions, ReceivedRequest } from './types.ts';
 
 const CONTROL_PREFIX = '/_emulator';
+const PLAIN_TYPE = 'text/plain; charset=utf-8';
 /** `received` keeps the latest requests only, so a long sandbox run does not grow forever. */
 export const MAX_RECEIVED = 10_000;
 
@@ -72,6 +74,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const events = new EventEmitter<EmulatorEventMap>();
   const orgs = new Map<string, OrgState>();
   const waits = new Waits();
+  const limiter = options.rateLimit ? new RateLimiter(options.rateLimit, now) : undefined;
+  const blocked = new Set(options.blockedAddresses ?? []);
   let closed = false;
 
   const orgFor = (key: string | undefined): OrgState => {
@@ -115,6 +119,15 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     received.push(request);
     if (received.length > MAX_RECEIVED) received.splice(0, received.length - MAX_RECEIVED);
     events.emit('request', request);
+
+    // The service's guards come first, before any route (SERVICE-FACTS.md, "Errors and limits").
+    const address = req.socket.remoteAddress ?? '';
+    if (blocked.has(address)) {
+      return sendRaw(res, { status: 403, body: 'Forbidden\n', contentType: PLAIN_TYPE });
+    }
+    if (limiter && !limiter.take(address)) {
+      return sendRaw(res, { status: 429, body: 'Retry later\n', contentType: PLAIN_TYPE });
+    }
 
     const decision = faults.take(route, `${method} ${path}`);
     if (decision.fault) events.emit('fault', { request, fault: decision.fault });
@@ -172,7 +185,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       const status = error instanceof HttpError ? error.status : 400;
       const message = error instanceof Error ? error.message : 'Unreadable body';
       res.setHeader('connection', 'close');
-      return sendJson(res, status, { message });
+      return sendJson(res, status, errorBody(status, message));
     }
     if (url.pathname === CONTROL_PREFIX || url.pathname.startsWith(`${CONTROL_PREFIX}/`)) {
       const result = handleControl(

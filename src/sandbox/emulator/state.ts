@@ -13,7 +13,7 @@ import type {
   CreateThreadBody,
   ResolvePostBody,
 } from './bodies.ts';
-import { HttpError, notFound, unprocessable } from './http-error.ts';
+import { forbidden, HttpError, notFound, unprocessable } from './http-error.ts';
 import { IdGenerator } from './ids.ts';
 import type {
   AuthorRecord,
@@ -25,15 +25,27 @@ import type {
   PostRecord,
   ThreadRecord,
 } from './records.ts';
-import { markdownToHtml } from './render.ts';
+import { convertContent, deriveTitle, type Mentionable } from './render.ts';
 
 export const APP_NAME = 'Collab for Slack';
+/** The organization's slug in post urls: `{base_url}/{slug}/posts/{id}`. */
+export const ORG_SLUG = 'acme';
+/** What a deleted message's content reads. */
+export const DELETED_MESSAGE_HTML = '<p><em>This message has been deleted.</em></p>';
+/** Thread titles longer than this are refused. */
+export const THREAD_TITLE_MAX = 80;
 
 export interface OrgStateInit {
   apiKey: string;
   /** The emulator's base url, used for post urls and avatar urls. */
   baseUrl: string;
   now: () => Date;
+}
+
+export interface ChannelInit {
+  /** A private channel the integration was not added to. */
+  private?: boolean;
+  archived?: boolean;
 }
 
 export interface MemberInit {
@@ -66,6 +78,11 @@ export class OrgState {
   readonly messages = new Map<string, MessageRecord>();
   /** The author of every write made through the HTTP API with this organization's key. */
   readonly app: AuthorRecord;
+  /**
+   * The service's markdown converter is down: content written meanwhile is stored as the raw
+   * markdown wrapped in `<p>…</p>` (and no title is derived from it).
+   */
+  converterDown = false;
   readonly #ids: IdGenerator;
   readonly #now: () => Date;
 
@@ -88,6 +105,7 @@ export class OrgState {
     for (const map of [this.channels, this.members, this.posts, this.comments, this.threads, this.messages]) {
       map.clear();
     }
+    this.converterDown = false;
     this.#ids.reset();
   }
 
@@ -99,7 +117,7 @@ export class OrgState {
   /** Acts as a person: the same writes as the HTTP API, authored by that member. */
   actAs(memberId: string): Actor {
     const member = this.members.get(memberId);
-    if (!member) throw notFound(`Unknown member: ${memberId}`);
+    if (!member) throw new HttpError(404, `Unknown member: ${memberId}`);
     if (member.is_deactivated) throw new HttpError(403, `Member is deactivated: ${memberId}`);
     return new Actor(this, member);
   }
@@ -108,15 +126,21 @@ export class OrgState {
     return {
       id: member.id,
       name: member.user.display_name,
-      type: 'user',
+      type: 'member',
       avatar_urls: member.user.avatar_urls,
     };
   }
 
   // ---- seeding ----
 
-  addChannel(name: string, createdAt: Date): ChannelRecord {
-    const channel: ChannelRecord = { id: this.#ids.next('chn'), name, created_at: createdAt.toISOString() };
+  addChannel(name: string, createdAt: Date, init: ChannelInit = {}): ChannelRecord {
+    const channel: ChannelRecord = {
+      id: this.#ids.next('chn'),
+      name,
+      created_at: createdAt.toISOString(),
+      private: init.private ?? false,
+      archived: init.archived ?? false,
+    };
     this.channels.set(channel.id, channel);
     return channel;
   }
@@ -129,6 +153,7 @@ export class OrgState {
       created_at: init.created_at.toISOString(),
       is_deactivated: init.is_deactivated ?? false,
       last_seen_at: init.last_seen_at.toISOString(),
+      username: init.email.split('@')[0] ?? init.email,
       user: {
         id: userId,
         avatar_urls: this.avatarUrls(userId),
@@ -140,11 +165,21 @@ export class OrgState {
     return member;
   }
 
-  // ---- lookups (404 for ids in the path, 422 for ids in a body) ----
+  // ---- lookups ----
 
-  postOr404(postId: string): PostRecord {
+  /** A channel the organization key sees (not a private one it was not added to). */
+  visibleChannel(channel: ChannelRecord | undefined): boolean {
+    return channel !== undefined && !channel.private;
+  }
+
+  /**
+   * A post by id: 404 when unknown; for the organization key (`viewer` the app), 403 when it is
+   * in a private channel the integration was not added to. People see every channel.
+   */
+  postOr404(postId: string, viewer: AuthorRecord['type'] = 'app'): PostRecord {
     const post = this.posts.get(postId);
     if (!post) throw notFound(`Post not found: ${postId}`);
+    if (viewer === 'app' && !this.visibleChannel(this.channels.get(post.channel_id))) throw forbidden();
     return post;
   }
 
@@ -154,11 +189,18 @@ export class OrgState {
     return thread;
   }
 
-  /** The first channel (seeded as `general`): where posts without `channel_id` go. */
-  defaultChannel(): ChannelRecord {
-    const first = this.channels.values().next();
-    if (first.done) throw unprocessable('The organization has no channel');
-    return first.value;
+  /** Active members, as mentions in written markdown may name them. */
+  mentionables(): Mentionable[] {
+    const out: Mentionable[] = [];
+    for (const member of this.members.values()) {
+      if (!member.is_deactivated) out.push({ id: member.id, name: member.user.display_name });
+    }
+    return out;
+  }
+
+  /** Written markdown → the HTML the service stores. */
+  toHtml(markdown: string): string {
+    return convertContent(markdown, { members: this.mentionables(), down: this.converterDown });
   }
 
   // ---- derived values ----
@@ -184,22 +226,37 @@ export class OrgState {
     return latest;
   }
 
-  // ---- writes of spec §4 ----
+  /** A blank thread title is computed from member names: "A", "A and B", "A and 3 others". */
+  threadTitle(thread: ThreadRecord): string {
+    if (thread.title.trim() !== '') return thread.title;
+    const names = thread.member_ids
+      .map((id) => this.members.get(id)?.user.display_name)
+      .filter((name): name is string => name !== undefined);
+    const [first, second] = names;
+    if (first === undefined) return '';
+    if (second === undefined) return first;
+    if (names.length === 2) return `${first} and ${second}`;
+    return `${first} and ${names.length - 1} others`;
+  }
+
+  // ---- writes of spec §4 (status codes as SERVICE-FACTS.md lists them) ----
 
   createPost(author: AuthorRecord, body: CreatePostBody, at: Date = this.now()): PostRecord {
-    let channel: ChannelRecord;
-    if (body.channel_id === undefined) {
-      channel = this.defaultChannel();
-    } else {
-      const found = this.channels.get(body.channel_id);
-      if (!found) throw unprocessable(`Unknown channel_id: ${body.channel_id}`);
-      channel = found;
-    }
+    const channelId = body.channel_id?.trim() ?? '';
+    if (channelId === '') throw unprocessable("Channel can't be blank");
+    const channel = this.channels.get(channelId);
+    if (!channel || channel.archived) throw notFound(`Unknown channel: ${channelId}`);
+    if (author.type === 'app' && !this.visibleChannel(channel)) throw forbidden();
+    const markdown = body.content_markdown ?? '';
+    const sentTitle = body.title?.trim() ?? '';
+    if (sentTitle === '' && markdown.trim() === '') throw unprocessable('Add a title or content');
     const stamp = at.toISOString();
+    const options = { members: this.mentionables(), down: this.converterDown };
     const post: PostRecord = {
       id: this.#ids.next('pst'),
-      title: body.title ?? null,
-      content_markdown: body.content_markdown,
+      title: sentTitle === '' ? deriveTitle(markdown, options) : (body.title ?? ''),
+      content_markdown: markdown,
+      content_html: convertContent(markdown, options),
       created_at: stamp,
       last_activity_at: stamp,
       channel_id: channel.id,
@@ -210,18 +267,18 @@ export class OrgState {
     return post;
   }
 
+  /** Unknown parent → 404; a reply to a reply → 422 (replies nest one level). */
   createComment(
     author: AuthorRecord,
     postId: string,
     body: CreateCommentBody,
     at: Date = this.now(),
   ): CommentRecord {
-    const post = this.postOr404(postId);
+    const post = this.postOr404(postId, author.type);
     if (body.parent_id !== undefined) {
       const parent = this.comments.get(body.parent_id);
-      if (!parent || parent.post_id !== post.id) {
-        throw unprocessable(`parent_id is not a comment of this post: ${body.parent_id}`);
-      }
+      if (!parent || parent.post_id !== post.id) throw notFound(`Unknown parent_id: ${body.parent_id}`);
+      if (parent.parent_id !== null) throw unprocessable('Replies cannot be replied to');
     }
     const stamp = at.toISOString();
     const comment: CommentRecord = {
@@ -229,6 +286,7 @@ export class OrgState {
       post_id: post.id,
       parent_id: body.parent_id ?? null,
       content_markdown: body.content_markdown,
+      content_html: this.toHtml(body.content_markdown),
       created_at: stamp,
       author,
     };
@@ -238,8 +296,8 @@ export class OrgState {
   }
 
   /**
-   * Resolving an already resolved post is "not shown" in the spec. The emulator's choice:
-   * the new resolution replaces the old one and the answer is 201 again, like a first resolve.
+   * No state guard: resolving a resolved post replaces its resolution (a new `resolved_at`).
+   * `last_activity_at` does not move. `comment_id` must be a comment of this post, else 404.
    */
   resolvePost(
     author: AuthorRecord,
@@ -247,39 +305,31 @@ export class OrgState {
     body: ResolvePostBody,
     at: Date = this.now(),
   ): PostRecord {
-    const post = this.postOr404(postId);
+    const post = this.postOr404(postId, author.type);
     if (body.comment_id !== undefined) {
       const comment = this.comments.get(body.comment_id);
-      if (!comment || comment.post_id !== post.id) {
-        throw unprocessable(`comment_id is not a comment of this post: ${body.comment_id}`);
-      }
+      if (!comment || comment.post_id !== post.id) throw notFound(`Unknown comment_id: ${body.comment_id}`);
     }
-    const stamp = at.toISOString();
-    const message = body.content_markdown?.trim() ? body.content_markdown : undefined;
+    const message = body.content_markdown?.trim() ? body.content_markdown : '';
     post.resolution = {
-      resolved_at: stamp,
-      resolved_html: message === undefined ? null : markdownToHtml(message),
+      resolved_at: at.toISOString(),
+      resolved_html: message === '' ? '' : this.toHtml(message),
       resolved_by: author,
       resolved_comment_id: body.comment_id ?? null,
     };
-    post.last_activity_at = stamp;
     return post;
   }
 
-  /**
-   * Unresolving an unresolved post is "not shown" in the spec. The emulator's choice: harmless,
-   * 200 with the post (its last_activity_at still moves, as for any accepted unresolve).
-   */
-  unresolvePost(postId: string, at: Date = this.now()): PostRecord {
-    const post = this.postOr404(postId);
+  /** No state guard: unresolving an unresolved post answers it as it is. `last_activity_at` does not move. */
+  unresolvePost(postId: string, viewer: AuthorRecord['type'] = 'app'): PostRecord {
+    const post = this.postOr404(postId, viewer);
     post.resolution = null;
-    post.last_activity_at = at.toISOString();
     return post;
   }
 
   /**
-   * Unknown and deactivated member ids are silently dropped (duplicates too): this models a
-   * service that creates a thread with fewer members than asked. None left: 422.
+   * Ids that are not active members are dropped silently (duplicates too), even when none is
+   * left: the calling integration is a member anyway. A title over 80 characters → 422.
    */
   createThread(
     creator: AuthorRecord,
@@ -287,33 +337,33 @@ export class OrgState {
     at: Date = this.now(),
     creatorMemberId?: string,
   ): ThreadRecord {
-    // A person creating a thread is in it; the app (the bot's key) is not an organization member.
+    const title = body.title ?? '';
+    if (title.length > THREAD_TITLE_MAX) {
+      throw unprocessable(`Title is too long (maximum is ${THREAD_TITLE_MAX} characters)`);
+    }
+    // A person creating a thread is in it.
     const asked = creatorMemberId === undefined ? body.member_ids : [creatorMemberId, ...body.member_ids];
     const memberIds = [...new Set(asked)].filter((id) => {
       const member = this.members.get(id);
       return member !== undefined && !member.is_deactivated;
     });
-    if (memberIds.length <= (creatorMemberId === undefined ? 0 : 1)) {
-      throw unprocessable('member_ids: no active member of this organization');
-    }
     const stamp = at.toISOString();
-    const id = this.#ids.next('thr');
     const thread: ThreadRecord = {
-      id,
-      title: body.title ?? null,
+      id: this.#ids.next('thr'),
+      title,
       created_at: stamp,
       updated_at: stamp,
       last_message_at: null,
       creator,
       member_ids: memberIds,
-      avatar_urls: this.avatarUrls(id),
     };
     this.threads.set(thread.id, thread);
     return thread;
   }
 
+  /** Unknown parent → 404. `author` null: a system message. */
   createMessage(
-    author: AuthorRecord,
+    author: AuthorRecord | null,
     threadId: string,
     body: CreateMessageBody,
     at: Date = this.now(),
@@ -321,9 +371,7 @@ export class OrgState {
     const thread = this.threadOr404(threadId);
     if (body.parent_id !== undefined) {
       const parent = this.messages.get(body.parent_id);
-      if (!parent || parent.thread_id !== thread.id) {
-        throw unprocessable(`parent_id is not a message of this thread: ${body.parent_id}`);
-      }
+      if (!parent || parent.thread_id !== thread.id) throw notFound(`Unknown parent_id: ${body.parent_id}`);
     }
     const stamp = at.toISOString();
     const message: MessageRecord = {
@@ -331,13 +379,24 @@ export class OrgState {
       thread_id: thread.id,
       parent_id: body.parent_id ?? null,
       content_markdown: body.content_markdown,
+      content_html: this.toHtml(body.content_markdown),
       created_at: stamp,
       updated_at: stamp,
       author,
+      deleted: false,
     };
     this.messages.set(message.id, message);
     thread.last_message_at = stamp;
     thread.updated_at = stamp;
+    return message;
+  }
+
+  /** A message deleted in the service: still listed, with the placeholder content. */
+  deleteMessage(messageId: string, at: Date = this.now()): MessageRecord {
+    const message = this.messages.get(messageId);
+    if (!message) throw notFound(`Unknown message: ${messageId}`);
+    message.deleted = true;
+    message.updated_at = at.toISOString();
     return message;
   }
 

@@ -2,6 +2,7 @@
 import type { EventEmitter } from 'node:events';
 import type { QueryNames } from '../../collab/wire.ts';
 import type { ActiveFault, Faults } from './faults.ts';
+import type { RateLimit } from './rate-limit.ts';
 import type { OrgState } from './state.ts';
 
 export interface EmulatorOptions {
@@ -19,6 +20,13 @@ export interface EmulatorOptions {
   queryNames?: Partial<QueryNames>;
   /** Random source of fault probability rolls, 0 ≤ x < 1 (default Math.random). */
   random?: () => number;
+  /**
+   * The service's rate limit per client address (`SERVICE_RATE_LIMIT` is the real one: 500 per
+   * 30 s); off by default. A refused request gets 429 `Retry later` (plain text, no Retry-After).
+   */
+  rateLimit?: RateLimit;
+  /** Client addresses the service blocks: 403 with a plain-text body. */
+  blockedAddresses?: string[];
 }
 
 export interface ReceivedRequest {

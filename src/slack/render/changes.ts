@@ -4,6 +4,7 @@
  */
 import type { KnownBlock } from '@slack/types';
 import type { Post } from '../../collab/schemas.ts';
+import { resolverPlain } from './attribution.ts';
 import { LIMITS, md } from './limits.ts';
 import { escapeMrkdwn } from './mrkdwn.ts';
 import { oneLine } from './text.ts';
@@ -25,7 +26,8 @@ export interface ShownState {
 export function postChanges(before: ShownState, post: Post): PostChange[] {
   const changes: PostChange[] = [];
   const resolution = post.resolution ?? undefined;
-  const by = resolution?.resolved_by?.name ? oneLine(resolution.resolved_by.name) : undefined;
+  const resolver = resolution ? resolverPlain(post) : undefined;
+  const by = resolver ? oneLine(resolver) : undefined;
   if (resolution && !before.resolved) changes.push({ kind: 'resolved', by });
   else if (!resolution && before.resolved) changes.push({ kind: 'reopened' });
   else if (resolution && (resolution.resolved_at ?? null) !== before.resolvedAt) {

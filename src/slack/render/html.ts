@@ -59,7 +59,7 @@ const BLOCKS = new Set([
 ]);
 const PARAGRAPHS = new Set(['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'hr']);
 const KNOWN_TAGS =
-  /<\/?(?:p|div|span|br|hr|b|strong|i|em|u|s|del|strike|a|ul|ol|li|h[1-6]|pre|code|blockquote|img|table|tr|td|th|section|article|mention|figure)\b[^<>]*>/i;
+  /<\/?(?:p|div|span|br|hr|b|strong|i|em|u|s|del|strike|a|ul|ol|li|h[1-6]|pre|code|blockquote|img|table|tr|td|th|section|article|mention|figure|input|link-unfurl|resource-mention|post-attachment|media-gallery)\b[^<>]*>/i;
 
 /** True when the text carries HTML: a well-known tag, a closing tag or a comment. */
 export function looksLikeHtml(text: string): boolean {
@@ -103,7 +103,12 @@ function renderList(el: DomElement, ctx: Context, ordered: boolean): string {
   for (const child of el.children) {
     if (isTag(child) && child.name === 'li') {
       const bullet = ordered ? `${n++}.` : ctx.depth === 0 ? '•' : '◦';
-      out += `\n${indent}${bullet} ${render(child.children, inner).trim()}`;
+      // A task item (the service's `data-checked`, or a leading checkbox) shows its box instead.
+      const checked = child.attribs['data-checked'];
+      const box = checked === undefined ? '' : checked === 'true' ? '☑ ' : '☐ ';
+      const text = render(child.children, inner).trim();
+      const task = box !== '' || /^[☑☐] /.test(text);
+      out += `\n${indent}${task ? '' : `${bullet} `}${box}${text}`;
     } else {
       const loose = render([child], inner).trim();
       if (loose) out += `\n${indent}${loose}`;
@@ -161,8 +166,26 @@ function renderElement(el: DomNode, ctx: Context): string {
     }
     case 'img': {
       const alt = (el.attribs.alt ?? el.attribs.title ?? '').replace(/\s+/g, ' ').trim();
+      // The service's reactions are images of an emoji: their alt text is the emoji.
+      if (el.attribs['data-type'] === 'reaction') return escapeMrkdwn(alt);
       return el.attribs.src ? mrkdwnLink(el.attribs.src, alt || 'image') : escapeMrkdwn(alt);
     }
+    case 'input':
+      if ((el.attribs.type ?? '').toLowerCase() !== 'checkbox') return '';
+      return 'checked' in el.attribs ? '☑ ' : '☐ ';
+    case 'link-unfurl':
+    case 'resource-mention': {
+      // The service's embeds of a link: the link itself.
+      const href = el.attribs.href ?? el.attribs.url;
+      const label = textOf(el.children).replace(/\s+/g, ' ').trim();
+      return href ? mrkdwnLink(href, label) : escapeMrkdwn(label);
+    }
+    case 'post-attachment': {
+      const name = (el.attribs.name ?? el.attribs.file_name ?? el.attribs['data-name'] ?? '').trim();
+      return `\n:paperclip: ${escapeMrkdwn(name || 'attachment')}\n`;
+    }
+    case 'media-gallery':
+      return '\n:frame_with_picture: media\n';
     case 'ul':
     case 'menu':
       return renderList(el, ctx, false);
@@ -184,6 +207,15 @@ function renderElement(el: DomNode, ctx: Context): string {
       return ` ${inner()} `;
     default:
       break;
+  }
+  if (name === 'span' && el.attribs['data-type'] === 'mention') {
+    // The service's mention of a member: the member's name.
+    const label = (el.attribs['data-label'] ?? '').trim() || textOf(el.children).replace(/\s+/g, ' ').trim();
+    if (!label) return '';
+    return escapeMrkdwn(label.startsWith('@') ? label : `@${label}`);
+  }
+  if (name === 'li' && el.attribs['data-checked'] !== undefined) {
+    return `${el.attribs['data-checked'] === 'true' ? '☑' : '☐'} ${inner()}`;
   }
   if (name.includes('mention')) {
     const who =

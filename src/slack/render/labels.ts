@@ -3,22 +3,32 @@
  * escaped; `…Plain` results are plain text (for `plain_text` objects and fallbacks).
  */
 import type { Author, Channel, Post } from '../../collab/schemas.ts';
+import { postContent } from './attribution.ts';
 import { contentToMrkdwn } from './mrkdwn.ts';
 import { cutPlain, escapeMrkdwn, mrkdwnToPlain, oneLine } from './text.ts';
 
+/** Author types that say nothing a name does not: a person (`member`) or an integration (`app`). */
+const PLAIN_TYPES = new Set(['app', 'member']);
+
 /**
- * Author as plain text: the name, and its `type` as it is when one is given ("Deploy bot (app)").
- * Only `app` is a known type (spec §2.2); others are "not shown", so none is hidden.
+ * Author as plain text: the name; an unknown `type` ("not shown" in the spec) is shown as it is
+ * ("Deploy bot (integration)"), the known ones are not.
  */
 export function authorPlain(author: Author | null | undefined): string {
   if (!author) return 'someone';
   const name = oneLine(author.name ?? '') || author.id || 'someone';
   const type = typeof author.type === 'string' ? oneLine(author.type) : '';
-  return type ? `${name} (${type})` : name;
+  return type && !PLAIN_TYPES.has(type) ? `${name} (${type})` : name;
 }
 
 export function authorMrkdwn(author: Author | null | undefined): string {
   return escapeMrkdwn(authorPlain(author));
+}
+
+/** The post's author as mrkdwn: "Ada Lovelace via Slack" for a post made from Slack through the bot. */
+export function postAuthorMrkdwn(post: Pick<Post, 'content' | 'author'>): string {
+  const { person } = postContent(post);
+  return person ? `${person} via Slack` : authorMrkdwn(post.author);
 }
 
 export function channelPlain(channel: Channel | null | undefined): string | undefined {
@@ -47,7 +57,8 @@ export function contentPlain(content: string | null | undefined): string {
 export function postTitlePlain(post: Post, max = 150): string {
   const title = oneLine(post.title ?? '');
   if (title) return cutPlain(title, max);
-  const words = contentPlain(post.content);
+  // The bot's own attribution line is not part of what the post says.
+  const words = oneLine(mrkdwnToPlain(postContent(post).text));
   if (words) return cutPlain(words, Math.min(max, 80));
   return cutPlain(`Post ${post.id}`, max);
 }

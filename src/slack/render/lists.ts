@@ -13,7 +13,7 @@ import {
   type Thread,
 } from '../../collab/schemas.ts';
 import { ACTIONS } from '../ids.ts';
-import { authorMrkdwn, channelMrkdwn, countText } from './labels.ts';
+import { authorMrkdwn, channelMrkdwn, countText, postAuthorMrkdwn } from './labels.ts';
 import { LIMITS, md, plain } from './limits.ts';
 import { contentToMrkdwn, truncate } from './mrkdwn.ts';
 import { postTitleMrkdwn } from './postCard.ts';
@@ -132,7 +132,7 @@ function postItem(post: Post): string {
   const emoji = isResolved(post) ? ':white_check_mark:' : ':large_blue_circle:';
   const facts = [
     channelMrkdwn(post.channel),
-    authorMrkdwn(post.author),
+    postAuthorMrkdwn(post),
     countText(post.comments_count, 'comment'),
     slackTime(post.last_activity_at ?? post.created_at),
   ].filter((f): f is string => Boolean(f));

@@ -6,7 +6,7 @@ import type { KnownBlock, ModalView, PlainTextOption, View } from '@slack/types'
 import type { Channel, Post } from '../../collab/schemas.ts';
 import { TITLE_MAX } from '../../jobs/schemas.ts';
 import { INPUTS, VIEWS } from '../ids.ts';
-import { authorMrkdwn, channelMrkdwn, contentPlain } from './labels.ts';
+import { channelMrkdwn, contentPlain, postAuthorMrkdwn } from './labels.ts';
 import { LIMITS, md, plain } from './limits.ts';
 import { postTitleMrkdwn } from './postCard.ts';
 import { cutPlain, escapeMrkdwn, oneLine } from './text.ts';
@@ -167,7 +167,7 @@ export function createPostModal(options: CreatePostModalOptions): View {
 /** A context block naming the post (title link, channel, author, excerpt). */
 function postContext(post: Post | undefined, postId: string): KnownBlock[] {
   if (!post) return [{ type: 'context', elements: [md(`Post \`${escapeMrkdwn(oneLine(postId))}\``)] }];
-  const facts = [channelMrkdwn(post.channel), post.author ? authorMrkdwn(post.author) : undefined]
+  const facts = [channelMrkdwn(post.channel), post.author ? postAuthorMrkdwn(post) : undefined]
     .filter(Boolean)
     .join(' · ');
   const excerpt = contentPlain(post.content);

@@ -17,11 +17,24 @@ export { escapeMrkdwn };
 /** Content longer than this is cut before conversion: more than any Slack surface shows. */
 const INPUT_MAX = 60_000;
 
+/**
+ * The service's converter, when down, stores the raw markdown wrapped in one `<p>…</p>`: HTML on
+ * the outside, markdown inside. Answers that markdown (entities still encoded), else undefined.
+ */
+function markdownInParagraph(text: string): string | undefined {
+  const match = /^\s*<p>([\s\S]*)<\/p>\s*$/i.exec(text);
+  const inner = match?.[1];
+  if (inner === undefined || /<\/?p\b/i.test(inner) || looksLikeHtml(inner)) return undefined;
+  return inner;
+}
+
 /** Service content (HTML, markdown or plain text) → escaped Slack mrkdwn. */
 export function contentToMrkdwn(content: string | null | undefined): string {
   if (typeof content !== 'string' || content.trim() === '') return '';
   const text = cleanInput(content.length > INPUT_MAX ? content.slice(0, INPUT_MAX) : content);
   try {
+    const wrapped = markdownInParagraph(text);
+    if (wrapped !== undefined) return markdownToMrkdwn(decodeEntities(wrapped));
     return looksLikeHtml(text) ? htmlToMrkdwn(text) : markdownToMrkdwn(decodeEntities(text));
   } catch {
     // Too deep or a converter bug: the user still gets the words, tags removed, escaped.

@@ -5,17 +5,19 @@ import { createHash } from 'node:crypto';
 import type { Button, KnownBlock } from '@slack/types';
 import { isResolved, type Post } from '../../collab/schemas.ts';
 import { ACTIONS } from '../ids.ts';
+import { postContent, resolutionContent } from './attribution.ts';
 import {
   authorMrkdwn,
   authorPlain,
   channelMrkdwn,
   channelPlain,
   countText,
+  postAuthorMrkdwn,
   postTitlePlain,
 } from './labels.ts';
 import { LIMITS, md, plain } from './limits.ts';
-import { contentToMrkdwn, truncate } from './mrkdwn.ts';
-import { escapeMrkdwn, mrkdwnLink, oneLine, webUrl } from './text.ts';
+import { truncate } from './mrkdwn.ts';
+import { escapeMrkdwn, mrkdwnLink, mrkdwnToPlain, oneLine, webUrl } from './text.ts';
 import { slackTime } from './time.ts';
 
 /** Characters of content shown on a card before "Read more". */
@@ -71,11 +73,15 @@ export function postTitleMrkdwn(post: Post): string {
 
 function resolutionBlock(post: Post): KnownBlock {
   const resolution = post.resolution;
-  const by = resolution?.resolved_by ? ` by *${authorMrkdwn(resolution.resolved_by)}*` : '';
+  // Resolved from Slack: the app resolved it, the person is named once, from the bot's own line.
+  const { text: message, person } = resolutionContent(post);
+  const by = person
+    ? ` by *${person}* via Slack`
+    : resolution?.resolved_by
+      ? ` by *${authorMrkdwn(resolution.resolved_by)}*`
+      : '';
   const when = slackTime(resolution?.resolved_at);
   const head = `:white_check_mark: *Resolved*${by}${when ? ` ${when}` : ''}`;
-  const message =
-    contentToMrkdwn(resolution?.resolved_html) || contentToMrkdwn(resolution?.resolved_comment?.content);
   if (!message) return { type: 'section', text: md(head) };
   const excerpt = truncate(message, CARD_RESOLUTION_MAX, { url: post.url });
   const quoted = excerpt
@@ -111,7 +117,9 @@ function buttons(post: Post): Button[] {
 
 /** One plain line for notifications and screen readers. */
 function fallbackText(post: Post): string {
-  const where = [channelPlain(post.channel), `by ${authorPlain(post.author)}`].filter(Boolean).join(', ');
+  const { person } = postContent(post);
+  const author = person ? `${mrkdwnToPlain(person)} via Slack` : authorPlain(post.author);
+  const where = [channelPlain(post.channel), `by ${author}`].filter(Boolean).join(', ');
   const state = isResolved(post) ? 'Resolved' : 'Open';
   return escapeMrkdwn(oneLine(`${state} post: ${postTitlePlain(post, 200)} (${where})`));
 }
@@ -123,13 +131,13 @@ export function postCard(post: Post, options: PostCardOptions = {}): { text: str
   const facts = [
     resolved ? ':white_check_mark: Resolved' : ':large_blue_circle: Open',
     channelMrkdwn(post.channel),
-    authorMrkdwn(post.author),
+    postAuthorMrkdwn(post),
     slackTime(post.created_at),
     countText(post.comments_count, 'comment'),
   ].filter((fact): fact is string => Boolean(fact));
   blocks.push({ type: 'context', elements: [md(facts.join('  ·  '), LIMITS.contextText)] });
 
-  const content = contentToMrkdwn(post.content);
+  const content = postContent(post).text;
   const titleFromContent = !oneLine(post.title ?? '');
   if (content && !(titleFromContent && content.length <= 80)) {
     blocks.push({ type: 'section', text: md(truncate(content, CARD_EXCERPT_MAX, { url: post.url })) });

@@ -240,4 +240,28 @@ describe.skipIf(!hasChromium)('sandbox console: the main journey in a browser', 
     await waitFor(page.locator('.msg', { hasText: 'Ship the sandbox' }));
     await shot('as-grace');
   }, 120_000);
+
+  // ---- Service content: the service answers HTML (converted from the markdown written) with its
+  // own tags; no card, list or digest on the page may show markdown or HTML syntax. ----
+  it('no card, list or digest shows markdown or HTML syntax', async () => {
+    await page.locator('#user-switch').selectOption('U0ADA');
+    await say('/collab post #general **Thursday** chess at [noon](https://example.com/noon) & _snacks_');
+    const card = await waitFor(
+      page.locator('.msg:not(.ephemeral)', { hasText: 'Thursday' }).filter({
+        has: page.locator('.bk-button', { hasText: 'Resolve' }),
+      }),
+    );
+    await say('/collab posts');
+    await waitFor(page.locator('.msg.ephemeral', { hasText: 'Recent posts' }));
+    await say('/collab digest run');
+    await waitFor(page.locator('.msg', { hasText: /Digest of #general/ }));
+    await shot('service-content');
+
+    const SYNTAX = ['**', '](', '<p>', '</', '&lt;', '&amp;', '<span', '<em>', '<strong>'];
+    const shown = (await page.locator('#messages').allInnerTexts()).join('\n');
+    for (const syntax of SYNTAX) expect(shown, `the page shows "${syntax}"`).not.toContain(syntax);
+    // The markdown became formatting: bold text and a link, not marks.
+    expect(await card.locator('b, strong').filter({ hasText: 'Thursday' }).count()).toBeGreaterThan(0);
+    expect(await card.locator('a', { hasText: 'noon' }).count()).toBeGreaterThan(0);
+  }, 60_000);
 });

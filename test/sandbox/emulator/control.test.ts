@@ -1,7 +1,16 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { OrgSnapshot, ReceivedRequest } from '../../../src/sandbox/emulator/index.ts';
 import { type Emulator, startEmulator } from '../../../src/sandbox/emulator/index.ts';
-import { call, del, firstThreadId, get, memberIdByEmail, messageOf, post } from './helpers.ts';
+import {
+  call,
+  channelIdByName,
+  del,
+  firstThreadId,
+  get,
+  memberIdByEmail,
+  messageOf,
+  post,
+} from './helpers.ts';
 
 const KEY_B = 'test-key-second-org';
 
@@ -24,7 +33,12 @@ describe('emulator control API (/_emulator/)', () => {
   });
 
   it('GET /_emulator/state answers the first organization, or ?key=', async () => {
-    await post(emu, '/v2/posts', { content_markdown: 'in B' }, { key: KEY_B });
+    await post(
+      emu,
+      '/v2/posts',
+      { channel_id: channelIdByName(emu, 'general', KEY_B), content_markdown: 'in B' },
+      { key: KEY_B },
+    );
     const first = (await get(emu, '/_emulator/state', control)).json as OrgSnapshot;
     const second = (await get(emu, '/_emulator/state', { ...control, query: { key: KEY_B } }))
       .json as OrgSnapshot;
@@ -36,7 +50,7 @@ describe('emulator control API (/_emulator/)', () => {
 
   it('GET /_emulator/requests lists API requests (not control ones), filterable by route', async () => {
     await get(emu, '/v2/channels');
-    await post(emu, '/v2/posts', { content_markdown: 'x' });
+    await post(emu, '/v2/posts', { channel_id: channelIdByName(emu, 'general'), content_markdown: 'x' });
     await get(emu, '/_emulator/state', control);
     const all = (await get(emu, '/_emulator/requests', control)).json as ReceivedRequest[];
     expect(all.map((request) => request.route)).toEqual(['GET /v2/channels', 'POST /v2/posts']);
@@ -83,7 +97,10 @@ describe('emulator control API (/_emulator/)', () => {
   });
 
   it('POST /_emulator/reset reseeds and clears', async () => {
-    await post(emu, '/v2/posts', { content_markdown: 'gone soon' });
+    await post(emu, '/v2/posts', {
+      channel_id: channelIdByName(emu, 'general'),
+      content_markdown: 'gone soon',
+    });
     emu.faults.add({ status: 500 });
     const before = emu.org().posts.size;
     expect((await post(emu, '/_emulator/reset', {}, control)).status).toBe(200);
@@ -97,12 +114,16 @@ describe('emulator control API (/_emulator/)', () => {
     const created = await post(
       emu,
       '/_emulator/act',
-      { as: ada, op: 'createPost', args: { content_markdown: 'hi' } },
+      {
+        as: ada,
+        op: 'createPost',
+        args: { content_markdown: 'hi', channel_id: channelIdByName(emu, 'general') },
+      },
       control,
     );
     expect(created.status).toBe(201);
     const postId = (created.json as { id: string }).id;
-    expect(created.json).toMatchObject({ author: { id: ada, type: 'user' } });
+    expect(created.json).toMatchObject({ author: { id: ada, type: 'member' } });
 
     const comment = await post(
       emu,
@@ -141,7 +162,7 @@ describe('emulator control API (/_emulator/)', () => {
         key: KEY_B,
         as: memberIdByEmail(emu, 'ada@example.com', KEY_B),
         op: 'createPost',
-        args: { content_markdown: 'b' },
+        args: { content_markdown: 'b', channel_id: channelIdByName(emu, 'general', KEY_B) },
       },
       control,
     );

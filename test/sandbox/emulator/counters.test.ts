@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Comment, Post, Thread } from '../../../src/collab/schemas.ts';
 import type { Emulator } from '../../../src/sandbox/emulator/index.ts';
 import {
+  channelIdByName,
   del,
   firstThreadId,
   get,
@@ -20,7 +21,14 @@ describe('emulator state: counters, resolution, threads', () => {
   });
 
   async function newPost(): Promise<string> {
-    return Post.parse((await post(emu, '/v2/posts', { content_markdown: 'topic' })).json).id;
+    return Post.parse(
+      (
+        await post(emu, '/v2/posts', {
+          channel_id: channelIdByName(emu, 'general'),
+          content_markdown: 'topic',
+        })
+      ).json,
+    ).id;
   }
   async function getPost(id: string) {
     return Post.parse((await get(emu, `/v2/posts/${id}`)).json);
@@ -38,7 +46,13 @@ describe('emulator state: counters, resolution, threads', () => {
     );
     expect(reply.parent_id).toBe(top.id);
     clock.tick();
-    await post(emu, `/v2/posts/${postId}/comments`, { content_markdown: 'c', parent_id: reply.id });
+    // Replies nest one level only: a reply to a reply is refused and changes nothing.
+    const nested = await post(emu, `/v2/posts/${postId}/comments`, {
+      content_markdown: 'c',
+      parent_id: reply.id,
+    });
+    expect(nested.status).toBe(422);
+    await post(emu, `/v2/posts/${postId}/comments`, { content_markdown: 'd', parent_id: top.id });
     const current = await getPost(postId);
     expect(current.comments_count).toBe(3);
     expect(current.last_activity_at).toBe(clock.now().toISOString());
@@ -46,12 +60,15 @@ describe('emulator state: counters, resolution, threads', () => {
 
     const resolved = await post(emu, `/v2/posts/${postId}/resolution`, { comment_id: top.id });
     const resolvedComment = Post.parse(resolved.json).resolution?.resolved_comment;
-    expect(resolvedComment).toMatchObject({ id: top.id, replies_count: 1 });
+    expect(resolvedComment).toMatchObject({ id: top.id, replies_count: 2 });
   });
 
   it('seeded counters are true too', async () => {
     const org = emu.org();
-    for (const record of org.posts.values()) {
+    const hidden = [...org.channels.values()]
+      .filter((channel) => channel.private)
+      .map((channel) => channel.id);
+    for (const record of [...org.posts.values()].filter((p) => !hidden.includes(p.channel_id))) {
       const wire = await getPost(record.id);
       expect(wire.comments_count).toBe(
         [...org.comments.values()].filter((c) => c.post_id === record.id).length,
@@ -61,30 +78,35 @@ describe('emulator state: counters, resolution, threads', () => {
     expect(replies.length).toBeGreaterThan(0);
   });
 
-  it('resolve bumps last_activity_at; re-resolve replaces the resolution with 201 (documented choice)', async () => {
+  it('resolve leaves last_activity_at alone; re-resolve replaces the resolution with 201', async () => {
     const postId = await newPost();
+    const published = clock.now().toISOString();
     clock.tick();
     const first = await post(emu, `/v2/posts/${postId}/resolution`, { content_markdown: 'first' });
     expect(first.status).toBe(201);
-    expect(Post.parse(first.json).last_activity_at).toBe(clock.now().toISOString());
+    expect(Post.parse(first.json).last_activity_at).toBe(published);
     clock.tick();
     const again = await post(emu, `/v2/posts/${postId}/resolution`, { content_markdown: 'second *take*' });
     expect(again.status).toBe(201);
     const resolution = Post.parse(again.json).resolution;
-    expect(resolution).toMatchObject({ resolved_html: '<p>second *take*</p>', resolved_comment: null });
+    expect(resolution).toMatchObject({
+      resolved_html: '<p>second <em>take</em></p>',
+      resolved_comment: null,
+    });
     expect(resolution?.resolved_at).toBe(clock.now().toISOString());
-    expect(emu.org().posts.get(postId)?.resolution?.resolved_html).toBe('<p>second *take*</p>');
+    expect(emu.org().posts.get(postId)?.resolution?.resolved_html).toBe('<p>second <em>take</em></p>');
   });
 
-  it('unresolve answers 200 with resolution null, also for an unresolved post (documented choice)', async () => {
+  it('unresolve answers 200 with resolution null, also for an unresolved post', async () => {
     const postId = await newPost();
+    const published = clock.now().toISOString();
     await post(emu, `/v2/posts/${postId}/resolution`, {});
     clock.tick();
     const first = await del(emu, `/v2/posts/${postId}/resolution`);
     expect(first.status).toBe(200);
     expect(Post.parse(first.json)).toMatchObject({
       resolution: null,
-      last_activity_at: clock.now().toISOString(),
+      last_activity_at: published,
     });
     const again = await del(emu, `/v2/posts/${postId}/resolution`);
     expect(again.status).toBe(200);
@@ -95,7 +117,7 @@ describe('emulator state: counters, resolution, threads', () => {
     const resolved = [...emu.org().posts.values()].filter((record) => record.resolution !== null);
     expect(resolved).toHaveLength(1);
     const wire = await getPost(resolved[0]?.id ?? '');
-    expect(wire.resolution?.resolved_by?.type).toBe('user');
+    expect(wire.resolution?.resolved_by?.type).toBe('member');
     expect(wire.resolution?.resolved_comment?.subject_id).toBe(wire.id);
   });
 

@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Post } from '../../../src/collab/schemas.ts';
 import { type Emulator, startEmulator } from '../../../src/sandbox/emulator/index.ts';
-import { call, get, post } from './helpers.ts';
+import { call, channelIdByName, get, post } from './helpers.ts';
 
 describe('emulator fault injection', () => {
   let emu: Emulator;
@@ -21,11 +21,21 @@ describe('emulator fault injection', () => {
   it('status: answers the status with a JSON message, without applying the write', async () => {
     emu.faults.add({ route: 'POST /v2/posts', status: 500 });
     const before = postCount();
-    const answer = await post(emu, '/v2/posts', { content_markdown: 'fails' });
+    const answer = await post(emu, '/v2/posts', {
+      channel_id: channelIdByName(emu, 'general'),
+      content_markdown: 'fails',
+    });
     expect(answer.status).toBe(500);
     expect(answer.json).toEqual({ message: 'Internal server error' });
     expect(postCount()).toBe(before);
-    expect((await post(emu, '/v2/posts', { content_markdown: 'works' })).status).toBe(201);
+    expect(
+      (
+        await post(emu, '/v2/posts', {
+          channel_id: channelIdByName(emu, 'general'),
+          content_markdown: 'works',
+        })
+      ).status,
+    ).toBe(201);
   });
 
   it('429 with and without Retry-After', async () => {
@@ -58,7 +68,10 @@ describe('emulator fault injection', () => {
 
   it('body without status: the write is applied, the answer body replaced', async () => {
     emu.faults.add({ route: 'POST /v2/posts', body: 'ok', contentType: 'text/plain' });
-    const answer = await post(emu, '/v2/posts', { content_markdown: 'replaced answer' });
+    const answer = await post(emu, '/v2/posts', {
+      channel_id: channelIdByName(emu, 'general'),
+      content_markdown: 'replaced answer',
+    });
     expect(answer.status).toBe(201);
     expect(answer.text).toBe('ok');
     expect(hasPost('replaced answer')).toBe(true);
@@ -86,7 +99,9 @@ describe('emulator fault injection', () => {
   it('drop beforeApply: the socket closes with no answer and nothing is written', async () => {
     emu.faults.add({ route: 'POST /v2/posts', drop: 'beforeApply' });
     const before = postCount();
-    await expect(post(emu, '/v2/posts', { content_markdown: 'lost' })).rejects.toThrow();
+    await expect(
+      post(emu, '/v2/posts', { channel_id: channelIdByName(emu, 'general'), content_markdown: 'lost' }),
+    ).rejects.toThrow();
     expect(postCount()).toBe(before);
     expect(hasPost('lost')).toBe(false);
     // Received exactly once: the client did not silently retry.
@@ -96,18 +111,23 @@ describe('emulator fault injection', () => {
   it('drop afterApply: the socket closes with no answer but the write is applied', async () => {
     emu.faults.add({ route: 'POST /v2/posts', drop: 'afterApply' });
     const before = postCount();
-    await expect(post(emu, '/v2/posts', { content_markdown: 'applied' })).rejects.toThrow();
+    await expect(
+      post(emu, '/v2/posts', { channel_id: channelIdByName(emu, 'general'), content_markdown: 'applied' }),
+    ).rejects.toThrow();
     expect(postCount()).toBe(before + 1);
     expect(hasPost('applied')).toBe(true);
   });
 
   it('malformedJson: the real status with a broken JSON body, after applying', async () => {
     emu.faults.add({ route: 'POST /v2/posts', malformedJson: true });
-    const answer = await post(emu, '/v2/posts', { content_markdown: 'broken answer' });
+    const answer = await post(emu, '/v2/posts', {
+      channel_id: channelIdByName(emu, 'general'),
+      content_markdown: 'broken answer',
+    });
     expect(answer.status).toBe(201);
     expect(answer.headers.get('content-type')).toMatch(/^application\/json/);
     expect(() => JSON.parse(answer.text)).toThrow();
-    expect(answer.text.startsWith('{"id":"pst_')).toBe(true);
+    expect(answer.text.startsWith('{"id":"')).toBe(true);
     expect(hasPost('broken answer')).toBe(true);
   });
 
@@ -115,7 +135,12 @@ describe('emulator fault injection', () => {
     emu.faults.add({ route: 'POST /v2/posts', stallMs: 10_000 });
     const handled = once(emu.events, 'handled');
     await expect(
-      post(emu, '/v2/posts', { content_markdown: 'stalled' }, { signal: AbortSignal.timeout(50) }),
+      post(
+        emu,
+        '/v2/posts',
+        { channel_id: channelIdByName(emu, 'general'), content_markdown: 'stalled' },
+        { signal: AbortSignal.timeout(50) },
+      ),
     ).rejects.toThrow();
     const [event] = await handled;
     expect(event.status).toBe(201);
@@ -124,7 +149,10 @@ describe('emulator fault injection', () => {
 
   it('a short stall still answers normally', async () => {
     emu.faults.add({ stallMs: 20 });
-    const answer = await post(emu, '/v2/posts', { content_markdown: 'slow' });
+    const answer = await post(emu, '/v2/posts', {
+      channel_id: channelIdByName(emu, 'general'),
+      content_markdown: 'slow',
+    });
     expect(answer.status).toBe(201);
     expect(Post.parse(answer.json).content).toBe('<p>slow</p>');
   });

@@ -84,12 +84,11 @@ export function useClockedEmulator(use: (emu: Emulator, clock: ManualClock) => v
   afterEach(() => emu?.close());
 }
 
-/** The message of an `{ message }` error body. */
+/** The message of the service's error body `{"error": {"code", "message"}}` (or a control API `{ message }`). */
 export function messageOf(answer: Answer): string {
-  const json = answer.json;
-  if (json !== null && typeof json === 'object' && 'message' in json && typeof json.message === 'string') {
-    return json.message;
-  }
+  const json = answer.json as { error?: { message?: unknown }; message?: unknown } | undefined;
+  const message = json?.error?.message ?? json?.message;
+  if (typeof message === 'string') return message;
   throw new Error(`no message in ${answer.status} ${answer.text}`);
 }
 

@@ -1,7 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Post, PostPage } from '../../../src/collab/schemas.ts';
-import { type Emulator, SEED_CHANNELS, startEmulator } from '../../../src/sandbox/emulator/index.ts';
-import { get, manualClock, post } from './helpers.ts';
+import {
+  type Emulator,
+  SEED_ARCHIVED_CHANNEL,
+  SEED_CHANNELS,
+  SEED_PRIVATE_CHANNEL,
+  startEmulator,
+} from '../../../src/sandbox/emulator/index.ts';
+import { channelIdByName, get, manualClock, post } from './helpers.ts';
 
 const KEY_A = 'test-key-org-a';
 const KEY_B = 'test-key-org-b';
@@ -22,7 +28,14 @@ describe('emulator organizations, seed and reset', () => {
     expect(emu.apiKey).toBe(KEY_A);
     expect(emu.org()).toBe(emu.org(KEY_A));
     const created = Post.parse(
-      (await post(emu, '/v2/posts', { content_markdown: 'only A' }, { key: KEY_A })).json,
+      (
+        await post(
+          emu,
+          '/v2/posts',
+          { content_markdown: 'only A', channel_id: channelIdByName(emu, 'general', KEY_A) },
+          { key: KEY_A },
+        )
+      ).json,
     );
     expect((await get(emu, `/v2/posts/${created.id}`, { key: KEY_B })).status).toBe(404);
     expect((await get(emu, `/v2/posts/${created.id}`, { key: KEY_A })).status).toBe(200);
@@ -45,7 +58,11 @@ describe('emulator organizations, seed and reset', () => {
   it('seeds a believable organization', async () => {
     const emu = await start();
     const org = emu.org();
-    expect([...org.channels.values()].map((channel) => channel.name)).toEqual([...SEED_CHANNELS]);
+    expect([...org.channels.values()].map((channel) => channel.name)).toEqual([
+      ...SEED_CHANNELS,
+      SEED_PRIVATE_CHANNEL,
+      SEED_ARCHIVED_CHANNEL,
+    ]);
     const members = [...org.members.values()];
     expect(new Set(members.map((member) => member.role))).toEqual(
       new Set(['admin', 'member', 'viewer', 'guest']),
@@ -53,10 +70,11 @@ describe('emulator organizations, seed and reset', () => {
     expect(members.filter((member) => member.is_deactivated)).toHaveLength(1);
     expect(members.every((member) => /^[a-z]+@example\.com$/.test(member.user.email))).toBe(true);
     expect(org.posts.size).toBeGreaterThanOrEqual(12);
+    // Every listed channel has posts, and so has the private one.
     expect(new Set([...org.posts.values()].map((record) => record.channel_id)).size).toBe(
-      SEED_CHANNELS.length,
+      SEED_CHANNELS.length + 1,
     );
-    expect([...org.posts.values()].every((record) => record.author.type === 'user')).toBe(true);
+    expect([...org.posts.values()].every((record) => record.author.type === 'member')).toBe(true);
     expect(org.comments.size).toBeGreaterThan(3);
     expect(org.threads.size).toBe(1);
     expect(org.messages.size).toBeGreaterThanOrEqual(2);

@@ -168,11 +168,14 @@ describe('postCard: missing and odd fields', () => {
     assertMessageWithinLimits(card);
   });
 
-  it('shows an unknown author type as it is, escaped', () => {
+  it('shows an unknown author type as it is, escaped; member and app add nothing to a name', () => {
     const card = postCard(openPost({ author: { id: 'b-1', name: 'Deploy <bot>', type: 'integration&co' } }));
     expect(mrkdwn(card.blocks)).toContain('Deploy &lt;bot&gt; (integration&amp;co)');
-    const app = postCard(openPost({ author: { id: 'b-2', name: 'Builder', type: 'app' } }));
-    expect(mrkdwn(app.blocks)).toContain('Builder (app)');
+    for (const type of ['app', 'member']) {
+      const known = postCard(openPost({ author: { id: 'b-2', name: 'Builder', type } }));
+      expect(mrkdwn(known.blocks)).toContain('Builder');
+      expect(mrkdwn(known.blocks)).not.toContain(`(${type})`);
+    }
   });
 
   it('shows an unparseable timestamp raw and escaped, without crashing', () => {

@@ -54,6 +54,7 @@ export function pageButton(deps: ListenerDeps) {
       origin: buttonOrigin(click, Date.now()),
       cursor: state.cursor,
       direction: state.direction,
+      ...(state.trail ? { trail: state.trail } : {}),
       replace: true,
     } as JobInput<typeof state.operation>;
     const result = await enqueue(deps, state.operation, data, buttonKey(click, click.value));

@@ -70,7 +70,7 @@ describe('replies to mirrored chat messages', () => {
 
     const answer = messages().find((m) => m.thread_id === threadId && m.parent_id === question.id);
     expect(answer?.content_markdown).toBe('*Ada Lovelace* via Slack:\nThe one on **Main St**');
-    expect(answer?.author.type).toBe('app');
+    expect(answer?.author?.type).toBe('app');
     // A reply from Slack is its own record there: nobody is told "sent" about it.
     expect(callsOf(h, 'chat.postEphemeral').filter((c) => c.args.channel === slackChannel)).toHaveLength(0);
 
