@@ -134,7 +134,7 @@ describe.skipIf(!hasChromium)('sandbox console: the main journey in a browser', 
 
     // 4c. The post's link, pasted in the channel, is unfurled under the message (link_shared → chat.unfurl).
     const postUrl = (await card.locator('.bk-button', { hasText: /^Open$/ }).getAttribute('data-url')) ?? '';
-    expect(postUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/p\//);
+    expect(postUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/.+\/posts\/[0-9a-z]+$/);
     await say(`Have a look: ${postUrl}`);
     const unfurl = await waitFor(
       page.locator('.msg', { hasText: 'Have a look' }).locator('.unfurl', { hasText: 'Ship the sandbox' }),

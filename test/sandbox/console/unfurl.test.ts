@@ -56,13 +56,14 @@ describe('console: unfurls, time zones, emoji and the global shortcut', () => {
       channel: 'C0GENERAL',
       text: '/collab post #general Unfurl me | body',
     });
-    await card;
+    const posted = await card;
     const posts = ((await (await fetch(`${sandbox.emulator!.url}/_emulator/state`)).json()) as Json)
       .posts as Json[];
     const post = posts.find((p) => p.title === 'Unfurl me');
-    // The service's own post url (its records hold the id; its API presents `{base}/p/{id}`).
-    const url = `${sandbox.emulator!.url}/p/${String(post?.id)}`;
-    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/p\/.+/);
+    // The service's own post url, as its answer gave it (the card's Open button carries it).
+    const url = JSON.stringify(posted.args).match(/https?:\/\/127\.0\.0\.1:\d+\/[^"\s|>]+/)?.[0] ?? '';
+    expect(url.startsWith(sandbox.emulator!.url)).toBe(true);
+    expect(url).toContain(String(post?.id));
 
     const unfurled = slack.waitFor((c) => c.method === 'chat.unfurl');
     expect(
