@@ -91,6 +91,25 @@ describe('slack-manifest.yml', () => {
     }
   });
 
+  it('subscribes to the channel lifecycle events that pause and resume feeds and digests', () => {
+    const declared = manifest.settings.event_subscriptions.bot_events;
+    for (const event of [
+      'channel_archive',
+      'channel_deleted',
+      'channel_unarchive',
+      'group_archive',
+      'group_deleted',
+      'group_unarchive',
+      'member_left_channel',
+      'member_joined_channel',
+    ]) {
+      expect(declared, event).toContain(event);
+    }
+    expect(manifest.oauth_config.scopes.bot).toEqual(
+      expect.arrayContaining(['channels:read', 'groups:read']),
+    );
+  });
+
   it('has interactivity and options load urls when the code has actions, views or options', () => {
     expect(seen.some((r) => r.kind === 'action' || r.kind === 'view')).toBe(true);
     expect(manifest.settings.interactivity.is_enabled).toBe(true);

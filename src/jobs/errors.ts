@@ -37,6 +37,7 @@ const WHAT: Record<string, string> = {
   unfollowChannel: 'stop following the channel',
   pollFeed: 'check the channel for news',
   pollThread: 'check the thread for replies',
+  slackChannelChanged: 'pause or resume the channel’s feed and digests',
 };
 
 export function describeOperation(operation: string): string {

@@ -159,6 +159,20 @@ export const PollFeedJob = z.object({ teamId: id, slackChannel: id });
 /** A mirrored thread's scheduler tick (`schedulerId(teamId, 'thread', threadId)`). */
 export const PollThreadJob = z.object({ teamId: id, threadId: id });
 
+// ---- Slack channels that come and go ----
+
+/**
+ * A Slack channel was archived, deleted or the bot left it (its feed and digests pause), or it
+ * was unarchived or the bot joined it again (they resume). `at`: epoch ms of the change (the
+ * event's time), so a change that arrives late never undoes a newer one.
+ */
+export const SlackChannelChangedJob = z.object({
+  teamId: id,
+  slackChannel: id,
+  change: z.enum(['archived', 'deleted', 'removed', 'unarchived', 'joined']),
+  at: z.number().int().nonnegative(),
+});
+
 export const JOB_SCHEMAS = {
   createPost: CreatePostJob,
   resolvePost: ResolvePostJob,
@@ -182,6 +196,7 @@ export const JOB_SCHEMAS = {
   unfollowChannel: UnfollowChannelJob,
   pollFeed: PollFeedJob,
   pollThread: PollThreadJob,
+  slackChannelChanged: SlackChannelChangedJob,
 } as const;
 
 export type Operation = keyof typeof JOB_SCHEMAS;

@@ -92,6 +92,10 @@ export function feedStore(redis: Redis, space: KeySpace) {
       if (set === 1) return 'mine';
       return (await redis.hget(key, postId)) === `claim:${owner}` ? 'mine' : 'taken';
     },
+    /** Gives up a claim that posted nothing (the Slack channel is paused): a later poll may card the post. */
+    async releaseCard(teamId: string, slackChannel: string, postId: string): Promise<void> {
+      await redis.hdel(k(teamId).feedCarded(slackChannel), postId);
+    },
     /** Records how the claim ended: the card's ts, or why there is none. */
     async cardDone(teamId: string, slackChannel: string, postId: string, outcome: string): Promise<void> {
       await redis.hset(k(teamId).feedCarded(slackChannel), postId, outcome);

@@ -13,6 +13,7 @@ import { mirrorStore } from './mirrors.ts';
 import { pageStore } from './pages.ts';
 import { recentStore } from './recent.ts';
 import type { Redis } from './redis.ts';
+import { slackChannelStore } from './slackChannels.ts';
 import { teamStore } from './teams.ts';
 import { threadStore } from './threads.ts';
 import { urlStore } from './urls.ts';
@@ -34,6 +35,7 @@ export function createStore(redis: Redis, space: KeySpace, options: { cipher?: C
     feeds: feedStore(redis, space),
     mirrors: mirrorStore(redis, space),
     teams: teamStore(redis, space),
+    slackChannels: slackChannelStore(redis, space),
     installations: cipher ? installationStore(redis, space, cipher) : undefined,
     connections: cipher ? connectionStore(redis, space, cipher) : undefined,
   };

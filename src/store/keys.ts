@@ -70,6 +70,8 @@ export function keys(space: KeySpace, teamId: string) {
     digestLast: (digestId: string) => `${t}:digestlast:${enc(digestId)}`,
     /** the claim of one scheduled slot of a digest: it is posted at most once */
     digestSlot: (digestId: string, slot: number) => `${t}:digestslot:${enc(digestId)}:${slot}`,
+    /** Slack channels archived, deleted or left by the bot, and back: slackChannel -> state (HASH) */
+    slackChannelStates: () => `${t}:slackchanstates`,
   };
 }
 

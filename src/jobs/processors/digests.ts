@@ -21,13 +21,18 @@ import { md } from '../../slack/render/limits.ts';
 import { success } from '../../slack/render/messages.ts';
 import type { Digest } from '../../store/digests.ts';
 import type { ChannelLink } from '../../store/links.ts';
+import type { PauseReason } from '../../store/slackChannels.ts';
 import type { Processor, ProcessorContext } from '../context.ts';
 import { isTimeZone, patternProblem, previousRun, slotOf, tickOf } from '../cron.ts';
 import { collectDigest, isQuiet } from '../digest.ts';
 import { UserError } from '../errors.ts';
 import { slackErrorCode } from '../outcome.ts';
 import { schedulerId } from '../schedules.ts';
+import { changeSlackChannel, observedAt, pauseReasonOf } from './channelPause.ts';
 import { tell } from './tell.ts';
+
+export const PAUSED_DIGEST =
+  'I could not post the digest here: I am not in this channel. Invite me (`/invite @Collab`); this channel’s digests and feed resume when I am back.';
 
 /** Digests one Slack channel may have. */
 export const MAX_DIGESTS_PER_CHANNEL = 10;
@@ -155,7 +160,7 @@ async function postDigest(
   scope: DigestScope,
   link: ChannelLink | undefined,
   options: { quietNote: boolean },
-): Promise<'posted' | 'quiet' | 'skipped'> {
+): Promise<'posted' | 'quiet' | 'skipped' | 'paused'> {
   const posts = ctx.collab.allPosts(
     {
       sort: 'last_activity_at',
@@ -171,7 +176,7 @@ async function postDigest(
   if (quiet && !options.quietNote) return 'skipped';
   const message = quiet ? quietDigestMessage(summary, scope) : digestMessage(summary, scope);
   // At most once: a post that started and never recorded its end is taken as posted.
-  await ctx.once(
+  const sent = await ctx.once<{ posted: true } | { paused: PauseReason }>(
     'post',
     async () => {
       const send = () =>
@@ -183,16 +188,27 @@ async function postDigest(
           unfurl_media: false,
         });
       try {
-        await send();
+        try {
+          await send();
+        } catch (error) {
+          if (slackErrorCode(error) !== 'not_in_channel') throw error;
+          await ctx.slack.conversations.join({ channel: slackChannel });
+          await send();
+        }
       } catch (error) {
-        if (slackErrorCode(error) !== 'not_in_channel') throw error;
-        await ctx.slack.conversations.join({ channel: slackChannel });
-        await send();
+        // The channel cannot take posts (archived, deleted, the bot removed): pause, not fail.
+        const paused = pauseReasonOf(slackErrorCode(error));
+        if (paused) return { paused };
+        throw error;
       }
-      return true;
+      return { posted: true };
     },
-    async () => true,
+    async () => ({ posted: true }),
   );
+  if ('paused' in sent) {
+    await changeSlackChannel(ctx, slackChannel, { paused: true, reason: sent.paused, at: observedAt() });
+    return 'paused';
+  }
   return quiet ? 'quiet' : 'posted';
 }
 
@@ -204,6 +220,11 @@ export const sendDigest: Processor<'sendDigest'> = async (data, ctx) => {
     // The digest was removed but its scheduler survived (a crash between the two): finish the job.
     await ctx.schedules.remove(digestSchedulerId(ctx.teamId, digestId));
     log.info('digest is gone; scheduler removed');
+    return;
+  }
+  if (await ctx.store.slackChannels.isPaused(ctx.teamId, digest.slackChannel)) {
+    // A tick queued before its channel was paused: the window stays open for after the resume.
+    log.info('slack channel paused; nothing posted');
     return;
   }
   const tick = data.slot ?? tickOf(ctx.job);
@@ -230,7 +251,8 @@ export const sendDigest: Processor<'sendDigest'> = async (data, ctx) => {
       : await postDigest(ctx, digest.slackChannel, { since, until: slot }, scopeOf(link, digest), link, {
           quietNote: ctx.features?.digestQuietNote === true,
         });
-  await ctx.store.digests.setLastUntil(ctx.teamId, digest.id, slot);
+  // Paused: the window stays open, and the first digest after the resume covers it.
+  if (outcome !== 'paused') await ctx.store.digests.setLastUntil(ctx.teamId, digest.id, slot);
   log.info({ slot, since, outcome }, 'digest slot done');
 };
 
@@ -245,6 +267,7 @@ export const runDigest: Processor<'runDigest'> = async (data, ctx) => {
   const outcome = await postDigest(ctx, origin.slackChannel, { since, until }, scopeOf(link), link, {
     quietNote: false,
   });
+  if (outcome === 'paused') throw new UserError(PAUSED_DIGEST);
   for (const digest of digests) await ctx.store.digests.setLastUntil(ctx.teamId, digest.id, until);
   const where = link ? `#${link.channelName}` : 'all channels';
   await tell(

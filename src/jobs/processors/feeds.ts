@@ -21,6 +21,7 @@ import {
   type Watermark,
 } from '../watermark.ts';
 import { postCardTo, shownState, updateCards } from './cards.ts';
+import { pauseReasonOf, SlackChannelPausedError } from './channelPause.ts';
 
 export function feedSchedulerId(teamId: string, slackChannel: string): string {
   return schedulerId(teamId, 'feed', slackChannel);
@@ -153,6 +154,13 @@ async function cardPost(ctx: ProcessorContext, slackChannel: string, post: Post)
       return found ? { ts: found.ts } : { error: 'uncertain' };
     },
   );
+  const pause = 'error' in placed ? pauseReasonOf(placed.error) : undefined;
+  if (pause) {
+    // The channel cannot take posts (archived, deleted, the bot removed): the post stays uncarded
+    // and the watermark where it was, so the feed cards it when the channel is back.
+    await ctx.store.feeds.releaseCard(ctx.teamId, slackChannel, post.id);
+    throw new SlackChannelPausedError(slackChannel, pause);
+  }
   if ('error' in placed) {
     ctx.logger.warn({ err: placed.error, slackChannel, postId: post.id }, 'feed card not posted');
   }

@@ -14,6 +14,7 @@ import { pollThread } from './pollThread.ts';
 import { publishHome } from './publishHome.ts';
 import { resolvePost } from './resolvePost.ts';
 import { sendDm } from './sendDm.ts';
+import { slackChannelChanged } from './slackChannelChanged.ts';
 import { unfollowChannel } from './unfollowChannel.ts';
 import { unfurlLinks } from './unfurlLinks.ts';
 import { unlinkChannel } from './unlinkChannel.ts';
@@ -42,4 +43,5 @@ export const processors: Processors = {
   unfollowChannel,
   pollFeed,
   pollThread,
+  slackChannelChanged,
 };

@@ -44,15 +44,26 @@ export async function serviceStatus(ctx: ProcessorContext): Promise<ServiceStatu
 /** Everything the activity sections show, read from the store, the schedulers and the service. */
 export async function homeActivity(ctx: ProcessorContext, userId: string): Promise<HomeActivity> {
   const feedPrefix = `${teamSchedulerPrefix(ctx.teamId)}feed-`;
-  const [service, links, feeds, digests, recent] = await Promise.all([
+  const [service, links, feeds, digests, recent, pausedChannels] = await Promise.all([
     serviceStatus(ctx),
     ctx.store.links.list(ctx.teamId),
     ctx.schedules.list(feedPrefix),
     ctx.store.digests.list(ctx.teamId),
     ctx.store.recent.list(ctx.teamId, userId, 10),
+    ctx.store.slackChannels.paused(ctx.teamId),
   ]);
-  // Feed schedulers are `schedulerId(teamId, 'feed', slackChannel)`.
+  const paused = await Promise.all(
+    pausedChannels.map(async ({ slackChannel, state }) => ({
+      slackChannel,
+      reason: state.reason ?? ('removed' as const),
+      since: state.at,
+      feed: (await ctx.store.feeds.get(ctx.teamId, slackChannel)) !== undefined,
+      digests: digests.filter((d) => d.slackChannel === slackChannel).length,
+    })),
+  );
+  // Feed schedulers are `schedulerId(teamId, 'feed', slackChannel)`; a paused feed has none.
   const followed = new Set(feeds.map((f) => f.id.slice(feedPrefix.length)));
+  for (const p of paused) if (p.feed) followed.add(p.slackChannel.replace(/[:\s]/g, '_'));
   const linked = new Set(links.map((l) => l.slackChannel.replace(/[:\s]/g, '_')));
   const nexts = await Promise.all(digests.map((d) => ctx.schedules.get(digestSchedulerId(ctx.teamId, d.id))));
   return {
@@ -72,6 +83,7 @@ export async function homeActivity(ctx: ProcessorContext, userId: string): Promi
       next: nexts[i]?.next,
     })),
     recent,
+    paused,
   };
 }
 

@@ -33,6 +33,7 @@ import {
 import { readBody } from '../slack/request.ts';
 import type { SlackChannel, SlackStandIn, SlackUser } from '../slack/types.ts';
 import { slackifyText, splitSlashCommand } from './compose.ts';
+import { applyLifecycle, lifecycleCommand } from './lifecycle.ts';
 import { ConsoleModel, type Found, type ViewLike } from './model.ts';
 
 const PUBLIC_DIR = join(dirname(fileURLToPath(import.meta.url)), 'public');
@@ -194,6 +195,19 @@ export async function startConsole(options: ConsoleOptions): Promise<SandboxCons
   const send = async (input: z.infer<typeof SendBody>) => {
     const users = options.users;
     const slash = splitSlashCommand(input.text);
+    const lifecycle = slash ? lifecycleCommand(slash.command, slash.text) : undefined;
+    if (lifecycle) {
+      const event = applyLifecycle(slack, lifecycle, {
+        channel: input.channel,
+        user: input.user,
+        botUserId,
+        teamId,
+      });
+      model.notice(input.channel, input.user, `${userOf(input.user).real_name} ${lifecycle.said}`);
+      broadcast('slack');
+      const answer = await post('json', eventBody(event as { type: string }, { team_id: teamId, botUserId }));
+      return { ok: answer.status === 200 };
+    }
     if (slash) {
       if (slash.command !== options.command) {
         model.notice(

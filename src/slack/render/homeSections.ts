@@ -9,6 +9,7 @@ import { describeOperation } from '../../jobs/errors.ts';
 import { ACTIONS } from '../ids.ts';
 import { slackDate } from './digest.ts';
 import type { HomeSection } from './home.ts';
+import { type PausedSlackChannel, pausedChannelsSection } from './homePaused.ts';
 import { LIMITS, md, plain } from './limits.ts';
 import { truncate } from './mrkdwn.ts';
 import { escapeMrkdwn, oneLine } from './text.ts';
@@ -31,6 +32,8 @@ export interface HomeActivity {
   links: Array<{ slackChannel: string; channelName: string; followed: boolean; bridgeReplies: boolean }>;
   /** Slack channels with a feed but no link any more */
   followedOnly: string[];
+  /** Slack channels archived, deleted or left by the bot: their feed and digests paused */
+  paused?: PausedSlackChannel[] | undefined;
   digests: Array<{ id: string; slackChannel: string; label: string; tz: string; next?: number | undefined }>;
   recent: Array<{
     operation: string;
@@ -124,7 +127,7 @@ export const digestsSection: HomeSection = (state) => {
   if (!activity) return [];
   const lines = activity.digests.map(
     (d) =>
-      `• \`${escapeMrkdwn(d.id)}\` in ${channelRef(d.slackChannel)}: ${escapeMrkdwn(d.label)} (${escapeMrkdwn(d.tz)})  ·  ${d.next === undefined ? 'not scheduled' : `next ${slackDate(d.next)}`}`,
+      `• \`${escapeMrkdwn(d.id)}\` in ${channelRef(d.slackChannel)}: ${escapeMrkdwn(d.label)} (${escapeMrkdwn(d.tz)})  ·  ${activity.paused?.some((p) => p.slackChannel === d.slackChannel) ? ':double_vertical_bar: paused' : d.next === undefined ? 'not scheduled' : `next ${slackDate(d.next)}`}`,
   );
   return [
     ...heading('Digests'),
@@ -162,6 +165,7 @@ export const ACTIVITY_SECTIONS: readonly HomeSection[] = [
   quickActionsSection,
   serviceSection,
   channelsSection,
+  pausedChannelsSection,
   digestsSection,
   recentSection,
 ];
