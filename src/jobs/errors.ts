@@ -34,6 +34,7 @@ const WHAT: Record<string, string> = {
   unfurlLinks: 'show the link',
   publishHome: 'show App Home',
   followChannel: 'follow the channel',
+  listFollows: 'list the followed channels',
   unfollowChannel: 'stop following the channel',
   pollFeed: 'check the channel for news',
   pollThread: 'check the thread for replies',

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { MemberRole } from '../collab/schemas.ts';
+import { PostFilters } from '../store/postFilters.ts';
 
 const id = z.string().min(1).max(500);
 
@@ -115,6 +116,7 @@ export const AddDigestJob = z.object({
   pattern: z.string().min(9).max(200),
   label: z.string().min(1).max(300),
   tz: z.string().min(1).max(64).optional(),
+  filters: PostFilters.optional(),
 });
 export const ListDigestsJob = z.object({ origin: Origin });
 export const RemoveDigestJob = z.object({ origin: Origin, digestId: id });
@@ -152,7 +154,13 @@ export const PublishHomeJob = z.object({
 // ---- channel feeds and thread mirroring (what happens in the service comes back to Slack) ----
 
 /** `/collab follow` / `unfollow`: the Slack channel of the origin follows its linked channel, or stops. */
-export const FollowChannelJob = z.object({ origin: Origin });
+export const FollowChannelJob = z.object({
+  origin: Origin,
+  /** which new posts get a card; absent: keep the follow's (none for a new follow), `{}`: every post */
+  filters: PostFilters.optional(),
+});
+/** `/collab follow list`: the workspace's followed Slack channels, with their filters. */
+export const ListFollowsJob = z.object({ origin: Origin });
 export const UnfollowChannelJob = z.object({ origin: Origin });
 /** A feed scheduler's tick (`schedulerId(teamId, 'feed', slackChannel)`). */
 export const PollFeedJob = z.object({ teamId: id, slackChannel: id });
@@ -193,6 +201,7 @@ export const JOB_SCHEMAS = {
   unfurlLinks: UnfurlLinksJob,
   publishHome: PublishHomeJob,
   followChannel: FollowChannelJob,
+  listFollows: ListFollowsJob,
   unfollowChannel: UnfollowChannelJob,
   pollFeed: PollFeedJob,
   pollThread: PollThreadJob,

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { type KeySpace, keys } from './keys.ts';
+import { PostFilters } from './postFilters.ts';
 import type { Redis } from './redis.ts';
 
 /** Records about posts (carded, last shown state, announcements) live 90 days, like cards. */
@@ -28,6 +29,8 @@ export const FeedState = z.object({
   watermark: Watermark.optional(),
   /** the newest activity when the feed started: posts created before it are old, never carded */
   since: z.string().nullable().optional(),
+  /** which new posts get a card (absent: every one); changing them keeps the watermark */
+  filters: PostFilters.optional(),
 });
 export type FeedState = z.infer<typeof FeedState>;
 

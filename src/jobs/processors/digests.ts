@@ -10,6 +10,7 @@
  * never posts twice.
  */
 
+import type { Post } from '../../collab/schemas.ts';
 import {
   type DigestScope,
   digestListMessage,
@@ -17,10 +18,12 @@ import {
   quietDigestMessage,
   slackDate,
 } from '../../slack/render/digest.ts';
+import { filtersText } from '../../slack/render/filters.ts';
 import { md } from '../../slack/render/limits.ts';
 import { success } from '../../slack/render/messages.ts';
 import type { Digest } from '../../store/digests.ts';
 import type { ChannelLink } from '../../store/links.ts';
+import { hasFilters, type PostFilters, passesFilters } from '../../store/postFilters.ts';
 import type { PauseReason } from '../../store/slackChannels.ts';
 import type { Processor, ProcessorContext } from '../context.ts';
 import { isTimeZone, patternProblem, previousRun, slotOf, tickOf } from '../cron.ts';
@@ -88,6 +91,7 @@ export const addDigest: Processor<'addDigest'> = async (data, ctx) => {
       tz,
       createdBy: origin.userId,
       createdAt: new Date().toISOString(),
+      ...(hasFilters(data.filters) ? { filters: data.filters } : {}),
     });
   });
   await ctx.schedules.upsert(
@@ -107,8 +111,9 @@ export const addDigest: Processor<'addDigest'> = async (data, ctx) => {
       ? ' (your Slack time zone)'
       : ' (Slack did not tell me your time zone)';
   const covers = link ? `#${link.channelName}` : 'all channels (this Slack channel is not linked)';
+  const which = filtersText(digest.filters);
   const message = success(
-    `Digest ${digest.id} scheduled ${digest.label}, ${tz}${tzNote}. It covers ${covers}.`,
+    `Digest ${digest.id} scheduled ${digest.label}, ${tz}${tzNote}. It covers ${covers}${which ? `: ${which}` : ''}.`,
   );
   if (next) message.blocks.push({ type: 'context', elements: [md(`Next digest: ${slackDate(next)}`)] });
   await tell(ctx, origin, message);
@@ -123,6 +128,7 @@ export const listDigests: Processor<'listDigests'> = async (data, ctx) => {
       label: d.label,
       tz: d.tz,
       next: (await ctx.schedules.get(digestSchedulerId(ctx.teamId, d.id)))?.next,
+      filters: filtersText(d.filters),
     })),
   );
   const link = await ctx.store.links.get(ctx.teamId, origin.slackChannel);
@@ -159,9 +165,9 @@ async function postDigest(
   window: { since: number; until: number },
   scope: DigestScope,
   link: ChannelLink | undefined,
-  options: { quietNote: boolean },
+  options: { quietNote: boolean; filters?: PostFilters | undefined },
 ): Promise<'posted' | 'quiet' | 'skipped' | 'paused'> {
-  const posts = ctx.collab.allPosts(
+  const all = ctx.collab.allPosts(
     {
       sort: 'last_activity_at',
       direction: 'desc',
@@ -170,6 +176,7 @@ async function postDigest(
     },
     { ...(ctx.signal ? { signal: ctx.signal } : {}) },
   );
+  const posts = hasFilters(options.filters) ? filtered(all, options.filters, window.since) : all;
   const summary = await collectDigest(posts, window);
   ctx.logger.info({ scanned: summary.scanned, quiet: isQuiet(summary) }, 'digest collected');
   const quiet = isQuiet(summary);
@@ -212,6 +219,17 @@ async function postDigest(
   return quiet ? 'quiet' : 'posted';
 }
 
+/**
+ * The posts that pass the filters, and the first one older than the window whatever it is: it
+ * ends the walk (posts come newest activity first), so filtering never reads more pages.
+ */
+async function* filtered(posts: AsyncIterable<Post>, filters: PostFilters, since: number) {
+  for await (const post of posts) {
+    const at = Date.parse(post.last_activity_at ?? post.created_at ?? '');
+    if (passesFilters(post, filters) || (Number.isFinite(at) && at <= since)) yield post;
+  }
+}
+
 export const sendDigest: Processor<'sendDigest'> = async (data, ctx) => {
   const { digestId } = data;
   const log = ctx.logger.child({ digestId });
@@ -250,6 +268,7 @@ export const sendDigest: Processor<'sendDigest'> = async (data, ctx) => {
       ? 'skipped'
       : await postDigest(ctx, digest.slackChannel, { since, until: slot }, scopeOf(link, digest), link, {
           quietNote: ctx.features?.digestQuietNote === true,
+          filters: digest.filters,
         });
   // Paused: the window stays open, and the first digest after the resume covers it.
   if (outcome !== 'paused') await ctx.store.digests.setLastUntil(ctx.teamId, digest.id, slot);
@@ -264,8 +283,12 @@ export const runDigest: Processor<'runDigest'> = async (data, ctx) => {
   const known = lasts.filter((t): t is number => t !== undefined && t < until);
   const since = known.length ? Math.max(...known) : until - FIRST_RUN_WINDOW_MS;
   const link = await ctx.store.links.get(ctx.teamId, origin.slackChannel);
+  // The channel's digests' filters when they all agree; every post otherwise.
+  const shared = new Set(digests.map((d) => JSON.stringify(d.filters ?? {})));
+  const filters = shared.size === 1 ? digests[0]?.filters : undefined;
   const outcome = await postDigest(ctx, origin.slackChannel, { since, until }, scopeOf(link), link, {
     quietNote: false,
+    filters,
   });
   if (outcome === 'paused') throw new UserError(PAUSED_DIGEST);
   for (const digest of digests) await ctx.store.digests.setLastUntil(ctx.teamId, digest.id, until);

@@ -8,6 +8,7 @@ import type { Post } from '../../collab/schemas.ts';
 import { changeNote, type PostChange, postChanges } from '../../slack/render/changes.ts';
 import { cardVersion } from '../../slack/render/postCard.ts';
 import type { FeedState, PostState } from '../../store/feeds.ts';
+import { passesFilters } from '../../store/postFilters.ts';
 import type { ProcessorContext } from '../context.ts';
 import { slackErrorCode } from '../outcome.ts';
 import { FEED_PAGE_SIZE, MAX_POLL_PAGES } from '../polling.ts';
@@ -125,7 +126,9 @@ async function onActivity(ctx: ProcessorContext, slackChannel: string, feed: Fee
   // Whether the feed carded it before is the claim's to say (cardPost): a claim of this very job
   // (a re-run) must go on to its step log.
   const cardedHere = cards.some((card) => card.slackChannel === slackChannel);
-  if (!cardedHere && isNewPost(post, feed)) await cardPost(ctx, slackChannel, post);
+  if (!cardedHere && isNewPost(post, feed) && passesFilters(post, feed.filters)) {
+    await cardPost(ctx, slackChannel, post);
+  }
   // Cards made elsewhere (or earlier) show an older state of the post.
   if (cards.length > 0) await announceChange(ctx, post);
 }

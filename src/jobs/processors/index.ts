@@ -6,6 +6,7 @@ import { addDigest, listDigests, removeDigest, runDigest, sendDigest } from './d
 import { followChannel } from './followChannel.ts';
 import { linkChannel } from './linkChannel.ts';
 import { listChannels } from './listChannels.ts';
+import { listFollows } from './listFollows.ts';
 import { listMembers } from './listMembers.ts';
 import { listMessages } from './listMessages.ts';
 import { listPosts } from './listPosts.ts';
@@ -40,6 +41,7 @@ export const processors: Processors = {
   unfurlLinks,
   publishHome,
   followChannel,
+  listFollows,
   unfollowChannel,
   pollFeed,
   pollThread,

@@ -6,6 +6,7 @@
  * Runs in the worker so the listener never waits on the service.
  */
 import { isCollabError } from '../../collab/errors.ts';
+import { filtersText } from '../../slack/render/filters.ts';
 import { homeView } from '../../slack/render/home.ts';
 import type { HomeActivity, ServiceStatus } from '../../slack/render/homeSections.ts';
 import type { Processor, ProcessorContext } from '../context.ts';
@@ -68,12 +69,19 @@ export async function homeActivity(ctx: ProcessorContext, userId: string): Promi
   const nexts = await Promise.all(digests.map((d) => ctx.schedules.get(digestSchedulerId(ctx.teamId, d.id))));
   return {
     service,
-    links: links.map((l) => ({
-      slackChannel: l.slackChannel,
-      channelName: l.link.channelName,
-      followed: followed.has(l.slackChannel.replace(/[:\s]/g, '_')),
-      bridgeReplies: l.link.bridgeReplies,
-    })),
+    links: await Promise.all(
+      links.map(async (l) => {
+        const isFollowed = followed.has(l.slackChannel.replace(/[:\s]/g, '_'));
+        const feed = isFollowed ? await ctx.store.feeds.get(ctx.teamId, l.slackChannel) : undefined;
+        return {
+          slackChannel: l.slackChannel,
+          channelName: l.link.channelName,
+          followed: isFollowed,
+          bridgeReplies: l.link.bridgeReplies,
+          filters: filtersText(feed?.filters),
+        };
+      }),
+    ),
     followedOnly: [...followed].filter((c) => !linked.has(c)).sort(),
     digests: digests.map((d, i) => ({
       id: d.id,
@@ -81,6 +89,7 @@ export async function homeActivity(ctx: ProcessorContext, userId: string): Promi
       label: d.label,
       tz: d.tz,
       next: nexts[i]?.next,
+      filters: filtersText(d.filters),
     })),
     recent,
     paused,

@@ -29,12 +29,26 @@ export interface ServiceStatus {
 
 export interface HomeActivity {
   service?: ServiceStatus | undefined;
-  links: Array<{ slackChannel: string; channelName: string; followed: boolean; bridgeReplies: boolean }>;
+  links: Array<{
+    slackChannel: string;
+    channelName: string;
+    followed: boolean;
+    bridgeReplies: boolean;
+    /** the feed's filters in words (filters.ts), when it has any */
+    filters?: string | undefined;
+  }>;
   /** Slack channels with a feed but no link any more */
   followedOnly: string[];
   /** Slack channels archived, deleted or left by the bot: their feed and digests paused */
   paused?: PausedSlackChannel[] | undefined;
-  digests: Array<{ id: string; slackChannel: string; label: string; tz: string; next?: number | undefined }>;
+  digests: Array<{
+    id: string;
+    slackChannel: string;
+    label: string;
+    tz: string;
+    next?: number | undefined;
+    filters?: string | undefined;
+  }>;
   recent: Array<{
     operation: string;
     outcome: 'completed' | 'failed';
@@ -107,7 +121,7 @@ export const channelsSection: HomeSection = (state) => {
   if (!activity) return [];
   const lines = activity.links.map(
     (l) =>
-      `• ${channelRef(l.slackChannel)} → *#${escapeMrkdwn(oneLine(l.channelName).replace(/^#/, ''))}*${l.followed ? '  ·  :satellite_antenna: followed' : ''}${l.bridgeReplies ? '  ·  replies become comments' : ''}`,
+      `• ${channelRef(l.slackChannel)} → *#${escapeMrkdwn(oneLine(l.channelName).replace(/^#/, ''))}*${l.followed ? `  ·  :satellite_antenna: followed${l.filters ? `: ${escapeMrkdwn(l.filters)}` : ''}` : ''}${l.bridgeReplies ? '  ·  replies become comments' : ''}`,
   );
   for (const slackChannel of activity.followedOnly)
     lines.push(`• ${channelRef(slackChannel)}  ·  :satellite_antenna: followed`);
@@ -127,7 +141,7 @@ export const digestsSection: HomeSection = (state) => {
   if (!activity) return [];
   const lines = activity.digests.map(
     (d) =>
-      `• \`${escapeMrkdwn(d.id)}\` in ${channelRef(d.slackChannel)}: ${escapeMrkdwn(d.label)} (${escapeMrkdwn(d.tz)})  ·  ${activity.paused?.some((p) => p.slackChannel === d.slackChannel) ? ':double_vertical_bar: paused' : d.next === undefined ? 'not scheduled' : `next ${slackDate(d.next)}`}`,
+      `• \`${escapeMrkdwn(d.id)}\` in ${channelRef(d.slackChannel)}: ${escapeMrkdwn(d.label)} (${escapeMrkdwn(d.tz)})${d.filters ? `, ${escapeMrkdwn(d.filters)}` : ''}  ·  ${activity.paused?.some((p) => p.slackChannel === d.slackChannel) ? ':double_vertical_bar: paused' : d.next === undefined ? 'not scheduled' : `next ${slackDate(d.next)}`}`,
   );
   return [
     ...heading('Digests'),

@@ -7,6 +7,8 @@
 import { MEMBER_ROLES, type MemberRole } from '../../../collab/schemas.ts';
 import { canonicalTimeZone, parseSchedule } from '../../../jobs/cron.ts';
 import { type ChannelRef, type PostRef, TEXT_MAX } from '../../../jobs/schemas.ts';
+import type { PostFilters } from '../../../store/postFilters.ts';
+import { filtersStart, parseFilters } from './filters.ts';
 
 export type Command =
   | { kind: 'help' }
@@ -23,9 +25,10 @@ export type Command =
   | { kind: 'thread'; threadId: string }
   | { kind: 'link'; channel: ChannelRef; bridgeReplies: boolean }
   | { kind: 'unlink' }
-  | { kind: 'follow' }
+  | { kind: 'follow'; filters?: PostFilters }
+  | { kind: 'followList' }
   | { kind: 'unfollow' }
-  | { kind: 'digestAdd'; pattern: string; label: string; tz?: string }
+  | { kind: 'digestAdd'; pattern: string; label: string; tz?: string; filters?: PostFilters }
   | { kind: 'digestList' }
   | { kind: 'digestRemove'; digestId: string }
   | { kind: 'digestRun' };
@@ -66,9 +69,9 @@ export function usage(command: string, sub: string): string {
     thread: `${command} thread <thread id>`,
     link: `${command} link #channel [with replies]`,
     unlink: `${command} unlink`,
-    follow: `${command} follow`,
+    follow: `${command} follow [unresolved] [no-apps] [with "word"] [without "word"]  ·  follow all  ·  follow list`,
     unfollow: `${command} unfollow`,
-    digest: `${command} digest add <schedule> [in <time zone>]  ·  digest list  ·  digest remove <id>  ·  digest run`,
+    digest: `${command} digest add <schedule> [in <time zone>] [filters, as follow's]  ·  digest list  ·  digest remove <id>  ·  digest run`,
     help: `${command} help`,
   };
   return lines[sub] ?? `${command} help`;
@@ -244,13 +247,14 @@ export function parseCommand(rawText: string, command = '/collab'): ParseResult 
       if (args.length > 0) return fail('`unlink` takes nothing: it removes the link of this Slack channel.');
       return { ok: true, command: { kind: 'unlink' } };
 
-    case 'follow':
-      if (args.length > 0) {
-        return fail(
-          '`follow` takes nothing: this Slack channel follows the collaboration channel it is linked to.',
-        );
-      }
-      return { ok: true, command: { kind: 'follow' } };
+    case 'follow': {
+      if (args.length === 0) return { ok: true, command: { kind: 'follow' } };
+      if (args.length === 1 && args[0]!.toLowerCase() === 'list')
+        return { ok: true, command: { kind: 'followList' } };
+      const parsed = parseFilters(args.join(' '));
+      if (!parsed.ok) return fail(parsed.error);
+      return { ok: true, command: { kind: 'follow', filters: parsed.filters } };
+    }
 
     case 'unfollow':
       if (args.length > 0) return fail('`unfollow` takes nothing: this Slack channel stops following.');
@@ -278,6 +282,14 @@ function parseDigest(args: string[], fail: (error: string) => ParseResult): Pars
   switch (action.toLowerCase()) {
     case 'add': {
       let words = rest.join(' ').trim();
+      let filters: PostFilters | undefined;
+      const from = filtersStart(words);
+      if (from >= 0) {
+        const parsed = parseFilters(words.slice(from));
+        if (!parsed.ok) return fail(parsed.error);
+        filters = parsed.filters;
+        words = words.slice(0, from).trim();
+      }
       let tz: string | undefined;
       const zone = /\s+in\s+(\S+)$/i.exec(words);
       if (zone) {
@@ -295,6 +307,7 @@ function parseDigest(args: string[], fail: (error: string) => ParseResult): Pars
           pattern: schedule.pattern,
           label: schedule.label,
           ...(tz ? { tz } : {}),
+          ...(filters ? { filters } : {}),
         },
       };
     }
