@@ -181,6 +181,23 @@ export const SlackChannelChangedJob = z.object({
   at: z.number().int().nonnegative(),
 });
 
+// ---- Workflow Builder steps (Slack custom steps) ----
+
+/**
+ * A `function_executed` event: run the step `callbackId` with Slack's `inputs`, then complete it
+ * (`functions.completeSuccess` / `completeError`) with the execution's own token, which lives as
+ * long as the execution. Keyed by `executionId`: a redelivered event is the same job.
+ */
+export const RunWorkflowStepJob = z.object({
+  teamId: id,
+  callbackId: id,
+  executionId: id,
+  token: z.string().min(1).max(500),
+  inputs: z.record(z.string(), z.unknown()),
+});
+/** A tick of "Wait until a post is resolved" (`schedulerId(teamId, 'wait', executionId)`). */
+export const CheckWorkflowWaitJob = z.object({ teamId: id, executionId: id });
+
 export const JOB_SCHEMAS = {
   createPost: CreatePostJob,
   resolvePost: ResolvePostJob,
@@ -206,6 +223,8 @@ export const JOB_SCHEMAS = {
   pollFeed: PollFeedJob,
   pollThread: PollThreadJob,
   slackChannelChanged: SlackChannelChangedJob,
+  runWorkflowStep: RunWorkflowStepJob,
+  checkWorkflowWait: CheckWorkflowWaitJob,
 } as const;
 
 export type Operation = keyof typeof JOB_SCHEMAS;

@@ -17,6 +17,7 @@ import { slackChannelStore } from './slackChannels.ts';
 import { teamStore } from './teams.ts';
 import { threadStore } from './threads.ts';
 import { urlStore } from './urls.ts';
+import { workflowWaitStore } from './workflowWaits.ts';
 
 /** `cipher` (multi-workspace mode) adds the sealed stores: installations and connections. */
 export function createStore(redis: Redis, space: KeySpace, options: { cipher?: Cipher } = {}) {
@@ -36,6 +37,7 @@ export function createStore(redis: Redis, space: KeySpace, options: { cipher?: C
     mirrors: mirrorStore(redis, space),
     teams: teamStore(redis, space),
     slackChannels: slackChannelStore(redis, space),
+    workflowWaits: workflowWaitStore(redis, space),
     installations: cipher ? installationStore(redis, space, cipher) : undefined,
     connections: cipher ? connectionStore(redis, space, cipher) : undefined,
   };

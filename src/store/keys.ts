@@ -72,6 +72,8 @@ export function keys(space: KeySpace, teamId: string) {
     digestSlot: (digestId: string, slot: number) => `${t}:digestslot:${enc(digestId)}:${slot}`,
     /** Slack channels archived, deleted or left by the bot, and back: slackChannel -> state (HASH) */
     slackChannelStates: () => `${t}:slackchanstates`,
+    /** a Workflow Builder step waiting for a post's resolution (JSON; holds the execution's token) */
+    workflowWait: (executionId: string) => `${t}:wfwait:${enc(executionId)}`,
   };
 }
 

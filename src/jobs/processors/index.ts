@@ -20,6 +20,7 @@ import { unfollowChannel } from './unfollowChannel.ts';
 import { unfurlLinks } from './unfurlLinks.ts';
 import { unlinkChannel } from './unlinkChannel.ts';
 import { unresolvePost } from './unresolvePost.ts';
+import { checkWorkflowWait, runWorkflowStep } from './workflowSteps.ts';
 
 export const processors: Processors = {
   createPost,
@@ -46,4 +47,6 @@ export const processors: Processors = {
   pollFeed,
   pollThread,
   slackChannelChanged,
+  runWorkflowStep,
+  checkWorkflowWait,
 };

@@ -377,6 +377,17 @@ const handlers: Record<string, Handler> = {
     };
   },
 
+  // Workflow Builder custom steps end here; the stand-in records them (RecordedCall) for the console.
+  'functions.completeSuccess': ({ args }) => {
+    if (stringArg(args, 'function_execution_id') === undefined) return fail('invalid_arguments');
+    return recordArg(args, 'outputs') === undefined ? fail('invalid_arguments') : { ok: true };
+  },
+
+  'functions.completeError': ({ args }) => {
+    if (stringArg(args, 'function_execution_id') === undefined) return fail('invalid_arguments');
+    return stringArg(args, 'error') === undefined ? fail('invalid_arguments') : { ok: true };
+  },
+
   'views.open': (context) => openView(context, 'views.open'),
 
   'views.push': (context) => openView(context, 'views.push'),
