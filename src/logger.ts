@@ -46,15 +46,12 @@ const FORM_SECRET = new RegExp(`\\b(${SECRET_KEY}=)[^&\\s"]+`, 'gi');
  * and in form encoding. Structured fields are censored by {@link REDACT_PATHS}.
  */
 export function scrubText(text: string): string {
-  return (
-    text
-      .replace(/\bxox[a-z]-[A-Za-z0-9-]+/g, '[redacted]')
-      .replace(/\bxapp-[A-Za-z0-9-]+/g, '[redacted]')
-      // a workflow step execution's token (function_executed `bot_access_token`)
-      .replace(/\bxwfp-[A-Za-z0-9-]+/g, '[redacted]')
-      .replace(JSON_SECRET, '$1"[redacted]"')
-      .replace(FORM_SECRET, '$1[redacted]')
-  );
+  return text
+    .replace(/\bxox[a-z]-[A-Za-z0-9-]+/g, '[redacted]')
+    .replace(/\bxapp-[A-Za-z0-9-]+/g, '[redacted]')
+    .replace(/\bxwfp-[A-Za-z0-9-]+/g, '[redacted]')
+    .replace(JSON_SECRET, '$1"[redacted]"')
+    .replace(FORM_SECRET, '$1[redacted]');
 }
 
 export function createLogger(

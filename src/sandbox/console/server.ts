@@ -35,6 +35,7 @@ import type { SlackChannel, SlackStandIn, SlackUser } from '../slack/types.ts';
 import { slackifyText, splitSlashCommand } from './compose.ts';
 import { applyLifecycle, lifecycleCommand } from './lifecycle.ts';
 import { ConsoleModel, type Found, type ViewLike } from './model.ts';
+import { RunStepBody, workflowsPanel } from './workflows.ts';
 
 const PUBLIC_DIR = join(dirname(fileURLToPath(import.meta.url)), 'public');
 const STATIC_FILES: Record<string, string> = {
@@ -43,6 +44,7 @@ const STATIC_FILES: Record<string, string> = {
   '/app.js': 'app.js',
   '/blockkit.js': 'blockkit.js',
   '/style.css': 'style.css',
+  '/workflows.js': 'workflows.js',
 };
 const TYPES: Record<string, string> = {
   html: 'text/html; charset=utf-8',
@@ -508,7 +510,12 @@ export async function startConsole(options: ConsoleOptions): Promise<SandboxCons
     return parsed.data;
   };
 
+  const workflows = workflowsPanel(slack, (event) =>
+    post('json', eventBody(event, { team_id: teamId, botUserId })),
+  );
+
   const routes: Record<string, (req: IncomingMessage) => Promise<unknown>> = {
+    '/api/workflows/run': async (req) => workflows.run(await readJson(req, RunStepBody)),
     '/api/send': async (req) => send(await readJson(req, SendBody)),
     '/api/action': async (req) => action(await readJson(req, ActionBody)),
     '/api/shortcut': async (req) => shortcut(await readJson(req, ShortcutBody)),
@@ -549,6 +556,9 @@ export async function startConsole(options: ConsoleOptions): Promise<SandboxCons
     }
     if (req.method === 'GET' && path === '/api/state') {
       return json(res, 200, state(url.searchParams.get('user') ?? ''));
+    }
+    if (req.method === 'GET' && path === '/api/workflows') {
+      return json(res, 200, workflows.list());
     }
     if (req.method === 'GET' && path === '/api/emulator') {
       return json(res, 200, await emulatorState());
