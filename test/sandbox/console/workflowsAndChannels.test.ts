@@ -39,14 +39,17 @@ describe('console: Workflows panel and channels that come and go', () => {
         ? {}
         : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
     });
-    return (await res.json()) as Record<string, any>;
+    return (await res.json()) as {
+      ok?: boolean;
+      executionId?: string;
+      steps: Array<{ callbackId: string }>;
+      runs: Array<Record<string, unknown>>;
+    };
   };
 
   it('lists the steps, runs one as Slack does, and shows the outputs it completed with', async () => {
     const listed = await api('/api/workflows');
-    expect(listed.steps.map((s: { callbackId: string }) => s.callbackId)).toEqual(
-      Object.keys(WORKFLOW_STEPS),
-    );
+    expect(listed.steps.map((s) => s.callbackId)).toEqual(Object.keys(WORKFLOW_STEPS));
 
     const ran = await api('/api/workflows/run', {
       callbackId: 'create_post',
