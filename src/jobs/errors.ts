@@ -38,6 +38,8 @@ const WHAT: Record<string, string> = {
   unfollowChannel: 'stop following the channel',
   pollFeed: 'check the channel for news',
   pollThread: 'check the thread for replies',
+  setNotify: 'change your notifications',
+  flushNotifications: 'send your held notifications',
   runWorkflowStep: 'run the workflow step',
   checkWorkflowWait: 'check whether the post is resolved',
   slackChannelChanged: 'pause or resume the channel’s feed and digests',

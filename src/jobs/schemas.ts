@@ -198,6 +198,20 @@ export const RunWorkflowStepJob = z.object({
 /** A tick of "Wait until a post is resolved" (`schedulerId(teamId, 'wait', executionId)`). */
 export const CheckWorkflowWaitJob = z.object({ teamId: id, executionId: id });
 
+// ---- personal notifications ----
+
+/** `/collab notify on|off` or the App Home toggle. */
+export const SetNotifyJob = z.object({
+  origin: Origin,
+  on: z.boolean(),
+  /** from App Home: publish it again, as the listener saw it, instead of a message */
+  home: z
+    .object({ canManage: z.boolean(), mode: z.enum(['single', 'multi']), command: z.string().min(1).max(40) })
+    .optional(),
+});
+/** The end of a person's quiet hours (`schedulerId(teamId, 'notify', userId)`): one summary of what was held. */
+export const FlushNotificationsJob = z.object({ teamId: id, userId: id });
+
 export const JOB_SCHEMAS = {
   createPost: CreatePostJob,
   resolvePost: ResolvePostJob,
@@ -225,6 +239,8 @@ export const JOB_SCHEMAS = {
   slackChannelChanged: SlackChannelChangedJob,
   runWorkflowStep: RunWorkflowStepJob,
   checkWorkflowWait: CheckWorkflowWaitJob,
+  setNotify: SetNotifyJob,
+  flushNotifications: FlushNotificationsJob,
 } as const;
 
 export type Operation = keyof typeof JOB_SCHEMAS;

@@ -10,6 +10,7 @@ import { installationStore } from './installations.ts';
 import type { KeySpace } from './keys.ts';
 import { linkStore } from './links.ts';
 import { mirrorStore } from './mirrors.ts';
+import { notificationStore } from './notifications.ts';
 import { pageStore } from './pages.ts';
 import { recentStore } from './recent.ts';
 import type { Redis } from './redis.ts';
@@ -38,6 +39,7 @@ export function createStore(redis: Redis, space: KeySpace, options: { cipher?: C
     teams: teamStore(redis, space),
     slackChannels: slackChannelStore(redis, space),
     workflowWaits: workflowWaitStore(redis, space),
+    notifications: notificationStore(redis, space),
     installations: cipher ? installationStore(redis, space, cipher) : undefined,
     connections: cipher ? connectionStore(redis, space, cipher) : undefined,
   };

@@ -55,7 +55,7 @@ function scopeOf(link: ChannelLink | undefined, digest?: Digest): DigestScope {
 const commandOf = (ctx: ProcessorContext) => ctx.features?.command ?? '/collab';
 
 /** The person's Slack time zone (`users.info` `tz`), or undefined when Slack does not say. */
-async function slackTimeZone(ctx: ProcessorContext, userId: string): Promise<string | undefined> {
+export async function slackTimeZone(ctx: ProcessorContext, userId: string): Promise<string | undefined> {
   try {
     const res = await ctx.slack.users.info({ user: userId });
     const tz = res.user?.tz;

@@ -23,6 +23,7 @@ import {
 } from '../watermark.ts';
 import { postCardTo, shownState, updateCards } from './cards.ts';
 import { pauseReasonOf, SlackChannelPausedError } from './channelPause.ts';
+import { notifyChange } from './notifications.ts';
 
 export function feedSchedulerId(teamId: string, slackChannel: string): string {
   return schedulerId(teamId, 'feed', slackChannel);
@@ -204,6 +205,7 @@ async function announceChange(ctx: ProcessorContext, post: Post): Promise<void> 
   if ((await ctx.store.feeds.claimAnnouncement(ctx.teamId, post.id, version, owner)) === 'taken') return;
   await ctx.once(`update:${step}`, async () => updateCards(ctx, post));
   if (plan.changes.length === 0) return;
+  await notifyChange(ctx, post, plan.changes);
   const note = changeNote(plan.changes);
   for (const card of await ctx.store.cards.cardsOfPost(ctx.teamId, post.id)) {
     await ctx.once(

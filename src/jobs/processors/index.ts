@@ -10,6 +10,7 @@ import { listFollows } from './listFollows.ts';
 import { listMembers } from './listMembers.ts';
 import { listMessages } from './listMessages.ts';
 import { listPosts } from './listPosts.ts';
+import { flushNotifications, setNotify } from './notifications.ts';
 import { pollFeed } from './pollFeed.ts';
 import { pollThread } from './pollThread.ts';
 import { publishHome } from './publishHome.ts';
@@ -49,4 +50,6 @@ export const processors: Processors = {
   slackChannelChanged,
   runWorkflowStep,
   checkWorkflowWait,
+  setNotify,
+  flushNotifications,
 };

@@ -53,6 +53,7 @@ export async function homeActivity(ctx: ProcessorContext, userId: string): Promi
     ctx.store.recent.list(ctx.teamId, userId, 10),
     ctx.store.slackChannels.paused(ctx.teamId),
   ]);
+  const notify = await ctx.store.notifications.get(ctx.teamId, userId);
   const paused = await Promise.all(
     pausedChannels.map(async ({ slackChannel, state }) => ({
       slackChannel,
@@ -93,6 +94,7 @@ export async function homeActivity(ctx: ProcessorContext, userId: string): Promi
     })),
     recent,
     paused,
+    notify: { on: notify?.on === true, tz: notify?.tz },
   };
 }
 

@@ -111,6 +111,12 @@ export const HELP_GROUPS: readonly HelpGroup[] = [
         example: 'follow unresolved no-apps without "wip"',
       },
       { name: 'follow', syntax: 'follow list', description: 'the followed channels and their filters' },
+      {
+        name: 'notify',
+        syntax: 'notify on|off',
+        description:
+          'hear by DM when your posts (made from Slack, or written by you in the service) are commented on or resolved; quiet 22:00–08:00 in your time zone',
+      },
       { name: 'unfollow', syntax: 'unfollow', description: 'stop following the linked channel' },
       { name: 'help', syntax: 'help', description: 'this help' },
     ],

@@ -9,6 +9,7 @@ import { describeOperation } from '../../jobs/errors.ts';
 import { ACTIONS } from '../ids.ts';
 import { slackDate } from './digest.ts';
 import type { HomeSection } from './home.ts';
+import { type NotifyShown, notifySection } from './homeNotify.ts';
 import { type PausedSlackChannel, pausedChannelsSection } from './homePaused.ts';
 import { LIMITS, md, plain } from './limits.ts';
 import { truncate } from './mrkdwn.ts';
@@ -41,6 +42,8 @@ export interface HomeActivity {
   followedOnly: string[];
   /** Slack channels archived, deleted or left by the bot: their feed and digests paused */
   paused?: PausedSlackChannel[] | undefined;
+  /** the person's own notifications */
+  notify?: NotifyShown | undefined;
   digests: Array<{
     id: string;
     slackChannel: string;
@@ -181,5 +184,6 @@ export const ACTIVITY_SECTIONS: readonly HomeSection[] = [
   channelsSection,
   pausedChannelsSection,
   digestsSection,
+  notifySection,
   recentSection,
 ];

@@ -252,6 +252,12 @@ export function plan(command: Command, origin: Origin): Planned | undefined {
         note: 'Following the linked channel…',
         data: { origin, ...(command.filters ? { filters: command.filters } : {}) },
       };
+    case 'notify':
+      return {
+        operation: 'setNotify',
+        note: command.on ? 'Turning your notifications on…' : 'Turning your notifications off…',
+        data: { origin, on: command.on },
+      };
     case 'followList':
       return { operation: 'listFollows', note: 'Looking up followed channels…', data: { origin } };
     case 'unfollow':

@@ -27,6 +27,7 @@ export type Command =
   | { kind: 'unlink' }
   | { kind: 'follow'; filters?: PostFilters }
   | { kind: 'followList' }
+  | { kind: 'notify'; on: boolean }
   | { kind: 'unfollow' }
   | { kind: 'digestAdd'; pattern: string; label: string; tz?: string; filters?: PostFilters }
   | { kind: 'digestList' }
@@ -51,6 +52,7 @@ export const SUBCOMMANDS = [
   'unlink',
   'follow',
   'unfollow',
+  'notify',
   'digest',
 ] as const;
 
@@ -71,6 +73,7 @@ export function usage(command: string, sub: string): string {
     unlink: `${command} unlink`,
     follow: `${command} follow [unresolved] [no-apps] [with "word"] [without "word"]  ·  follow all  ·  follow list`,
     unfollow: `${command} unfollow`,
+    notify: `${command} notify on|off`,
     digest: `${command} digest add <schedule> [in <time zone>] [filters, as follow's]  ·  digest list  ·  digest remove <id>  ·  digest run`,
     help: `${command} help`,
   };
@@ -254,6 +257,16 @@ export function parseCommand(rawText: string, command = '/collab'): ParseResult 
       const parsed = parseFilters(args.join(' '));
       if (!parsed.ok) return fail(parsed.error);
       return { ok: true, command: { kind: 'follow', filters: parsed.filters } };
+    }
+
+    case 'notify': {
+      const value = args.length === 1 ? args[0]!.toLowerCase() : '';
+      if (value !== 'on' && value !== 'off') {
+        return fail(
+          'Say `notify on` to hear by DM when your posts are commented on or resolved, or `notify off`.',
+        );
+      }
+      return { ok: true, command: { kind: 'notify', on: value === 'on' } };
     }
 
     case 'unfollow':
