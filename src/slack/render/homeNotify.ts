@@ -1,6 +1,6 @@
 /** App Home section of a person's own notifications: on or off, with the button that turns them over. */
+import type { KnownBlock } from '@slack/types';
 import { ACTIONS } from '../ids.ts';
-import type { HomeSection } from './home.ts';
 import { LIMITS, md, plain } from './limits.ts';
 import { escapeMrkdwn } from './text.ts';
 
@@ -9,7 +9,10 @@ export interface NotifyShown {
   tz?: string | undefined;
 }
 
-export const notifySection: HomeSection = (state) => {
+/** A Home section (home.ts) over the part of the state it reads. */
+export const notifySection = (state: {
+  activity?: { notify?: NotifyShown | undefined } | undefined;
+}): KnownBlock[] => {
   const notify = state.activity?.notify;
   if (!state.activity) return [];
   const on = notify?.on === true;

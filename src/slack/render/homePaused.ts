@@ -3,8 +3,8 @@
  * removed from has its feed and digests paused (kept, not polled, not posted) until it is back.
  * Shown to everyone, so whoever can unarchive the channel or invite the bot sees why it is quiet.
  */
+import type { KnownBlock } from '@slack/types';
 import { slackDate } from './digest.ts';
-import type { HomeSection } from './home.ts';
 import { LIMITS, md, plain } from './limits.ts';
 import { truncate } from './mrkdwn.ts';
 
@@ -41,7 +41,10 @@ export function pausedLine(channel: PausedSlackChannel): string {
   return `• :double_vertical_bar: ${ref}: ${why.what} (since ${slackDate(channel.since)}); ${held(channel)}. ${why.back}`;
 }
 
-export const pausedChannelsSection: HomeSection = (state) => {
+/** A Home section (home.ts) over the part of the state it reads. */
+export const pausedChannelsSection = (state: {
+  activity?: { paused?: PausedSlackChannel[] | undefined } | undefined;
+}): KnownBlock[] => {
   const paused = state.activity?.paused ?? [];
   if (paused.length === 0) return [];
   return [
