@@ -49,6 +49,7 @@ export function scrubText(text: string): string {
   return text
     .replace(/\bxox[a-z]-[A-Za-z0-9-]+/g, '[redacted]')
     .replace(/\bxapp-[A-Za-z0-9-]+/g, '[redacted]')
+    .replace(/\bxwfp-[A-Za-z0-9-]+/g, '[redacted]')
     .replace(JSON_SECRET, '$1"[redacted]"')
     .replace(FORM_SECRET, '$1[redacted]');
 }

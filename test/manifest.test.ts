@@ -9,11 +9,20 @@ import type { App } from '@slack/bolt';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { CONFIG_DOCS, loadConfig } from '../src/config.ts';
+import { WORKFLOW_STEPS } from '../src/jobs/workflowSteps.ts';
 import type { ListenerDeps } from '../src/slack/app.ts';
 import { INSTALL_PATH, REDIRECT_PATH } from '../src/slack/app.ts';
 import { SUBCOMMANDS } from '../src/slack/listeners/commands/grammar.ts';
 import { registerListeners } from '../src/slack/listeners/index.ts';
 import { BOT_SCOPES } from '../src/slack/scopes.ts';
+
+interface ManifestParameter {
+  type: string;
+  items?: { type: string };
+  title: string;
+  description?: string;
+  is_required?: boolean;
+}
 
 interface Manifest {
   features: {
@@ -23,7 +32,18 @@ interface Manifest {
     app_home: { home_tab_enabled: boolean };
   };
   oauth_config: { redirect_urls: string[]; scopes: { bot: string[] } };
+  functions?: Record<
+    string,
+    {
+      title: string;
+      description: string;
+      input_parameters: Record<string, ManifestParameter>;
+      output_parameters: Record<string, ManifestParameter>;
+    }
+  >;
   settings: {
+    org_deploy_enabled?: boolean;
+    function_runtime?: string;
     event_subscriptions: { request_url: string; bot_events: string[] };
     interactivity: { is_enabled: boolean; request_url: string; message_menu_options_url: string };
   };
@@ -96,6 +116,8 @@ describe('slack-manifest.yml', () => {
   it('subscribes to exactly the events the code listens to', () => {
     const code = new Set(seen.filter((r) => r.kind === 'event').map((r) => String(r.matcher)));
     const declared = manifest.settings.event_subscriptions.bot_events;
+    // `function_executed` reaches the `app.function` listeners.
+    if (seen.some((r) => r.kind === 'function')) code.add('function_executed');
     for (const event of declared) {
       const name = MESSAGE_SUBSCRIPTIONS.includes(event) ? 'message' : event;
       expect(code.has(name), `${event} has no listener`).toBe(true);
@@ -107,6 +129,53 @@ describe('slack-manifest.yml', () => {
           : declared.includes(event);
       expect(covered, `${event} is not subscribed in the manifest`).toBe(true);
     }
+  });
+
+  it('subscribes to the channel lifecycle events that pause and resume feeds and digests', () => {
+    const declared = manifest.settings.event_subscriptions.bot_events;
+    for (const event of [
+      'channel_archive',
+      'channel_deleted',
+      'channel_unarchive',
+      'group_archive',
+      'group_deleted',
+      'group_unarchive',
+      'member_left_channel',
+      'member_joined_channel',
+    ]) {
+      expect(declared, event).toContain(event);
+    }
+    expect(manifest.oauth_config.scopes.bot).toEqual(
+      expect.arrayContaining(['channels:read', 'groups:read']),
+    );
+  });
+
+  it('declares exactly the Workflow Builder steps the code runs, with their parameters', () => {
+    const code = seen.filter((r) => r.kind === 'function').map((r) => String(r.matcher));
+    const declared = manifest.functions ?? {};
+    expect(Object.keys(declared).sort()).toEqual([...new Set(code)].sort());
+    expect(Object.keys(WORKFLOW_STEPS).sort()).toEqual([...new Set(code)].sort());
+    for (const [id, step] of Object.entries(WORKFLOW_STEPS)) {
+      const fn = declared[id]!;
+      expect(fn.title, id).toBe(step.title);
+      for (const [params, wanted] of [
+        [fn.input_parameters, step.inputs],
+        [fn.output_parameters, step.outputs],
+      ] as const) {
+        expect(Object.keys(params), id).toEqual(wanted.map((p) => p.name));
+        for (const p of wanted) {
+          const got = params[p.name]!;
+          expect(got.is_required === true, `${id}.${p.name}`).toBe(p.required);
+          if ('array' in p && p.array) expect(got).toMatchObject({ type: 'array', items: { type: p.type } });
+          else expect(got.type, `${id}.${p.name}`).toBe(p.type);
+        }
+      }
+    }
+    // Custom steps need these: function_executed delivered, remote runtime, org-ready app.
+    expect(manifest.settings.event_subscriptions.bot_events).toContain('function_executed');
+    expect(manifest.settings.function_runtime).toBe('remote');
+    expect(manifest.settings.org_deploy_enabled).toBe(true);
+    expect(readme).toContain('Custom steps need a paid Slack plan');
   });
 
   it('has interactivity and options load urls when the code has actions, views or options', () => {

@@ -59,9 +59,15 @@ const WHAT: Record<string, string> = {
   unfurlLinks: 'show the link',
   publishHome: 'show App Home',
   followChannel: 'follow the channel',
+  listFollows: 'list the followed channels',
   unfollowChannel: 'stop following the channel',
   pollFeed: 'check the channel for news',
   pollThread: 'check the thread for replies',
+  setNotify: 'change your notifications',
+  flushNotifications: 'send your held notifications',
+  runWorkflowStep: 'run the workflow step',
+  checkWorkflowWait: 'check whether the post is resolved',
+  slackChannelChanged: 'pause or resume the channel’s feed and digests',
 };
 
 export function describeOperation(operation: string): string {

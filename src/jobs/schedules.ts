@@ -9,7 +9,7 @@
 import type { Queue } from 'bullmq';
 import { JOB_SCHEMAS, type JobInput, type Operation } from './schemas.ts';
 
-export type ScheduleKind = 'feed' | 'thread' | 'digest';
+export type ScheduleKind = 'feed' | 'thread' | 'digest' | 'wait' | 'notify';
 
 export function schedulerId(teamId: string, kind: ScheduleKind, key: string): string {
   return `${teamId}-${kind}-${key}`.replace(/[:\s]/g, '_');

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { MemberRole } from '../collab/schemas.ts';
+import { PostFilters } from '../store/postFilters.ts';
 
 const id = z.string().min(1).max(500);
 
@@ -119,6 +120,7 @@ export const AddDigestJob = z.object({
   pattern: z.string().min(9).max(200),
   label: z.string().min(1).max(300),
   tz: z.string().min(1).max(64).optional(),
+  filters: PostFilters.optional(),
 });
 export const ListDigestsJob = z.object({ origin: Origin });
 export const RemoveDigestJob = z.object({ origin: Origin, digestId: id });
@@ -156,12 +158,63 @@ export const PublishHomeJob = z.object({
 // ---- channel feeds and thread mirroring (what happens in the service comes back to Slack) ----
 
 /** `/collab follow` / `unfollow`: the Slack channel of the origin follows its linked channel, or stops. */
-export const FollowChannelJob = z.object({ origin: Origin });
+export const FollowChannelJob = z.object({
+  origin: Origin,
+  /** which new posts get a card; absent: keep the follow's (none for a new follow), `{}`: every post */
+  filters: PostFilters.optional(),
+});
+/** `/collab follow list`: the workspace's followed Slack channels, with their filters. */
+export const ListFollowsJob = z.object({ origin: Origin });
 export const UnfollowChannelJob = z.object({ origin: Origin });
 /** A feed scheduler's tick (`schedulerId(teamId, 'feed', slackChannel)`). */
 export const PollFeedJob = z.object({ teamId: id, slackChannel: id });
 /** A mirrored thread's scheduler tick (`schedulerId(teamId, 'thread', threadId)`). */
 export const PollThreadJob = z.object({ teamId: id, threadId: id });
+
+// ---- Slack channels that come and go ----
+
+/**
+ * A Slack channel was archived, deleted or the bot left it (its feed and digests pause), or it
+ * was unarchived or the bot joined it again (they resume). `at`: epoch ms of the change (the
+ * event's time), so a change that arrives late never undoes a newer one.
+ */
+export const SlackChannelChangedJob = z.object({
+  teamId: id,
+  slackChannel: id,
+  change: z.enum(['archived', 'deleted', 'removed', 'unarchived', 'joined']),
+  at: z.number().int().nonnegative(),
+});
+
+// ---- Workflow Builder steps (Slack custom steps) ----
+
+/**
+ * A `function_executed` event: run the step `callbackId` with Slack's `inputs`, then complete it
+ * (`functions.completeSuccess` / `completeError`) with the execution's own token, which lives as
+ * long as the execution. Keyed by `executionId`: a redelivered event is the same job.
+ */
+export const RunWorkflowStepJob = z.object({
+  teamId: id,
+  callbackId: id,
+  executionId: id,
+  token: z.string().min(1).max(500),
+  inputs: z.record(z.string(), z.unknown()),
+});
+/** A tick of "Wait until a post is resolved" (`schedulerId(teamId, 'wait', executionId)`). */
+export const CheckWorkflowWaitJob = z.object({ teamId: id, executionId: id });
+
+// ---- personal notifications ----
+
+/** `/collab notify on|off` or the App Home toggle. */
+export const SetNotifyJob = z.object({
+  origin: Origin,
+  on: z.boolean(),
+  /** from App Home: publish it again, as the listener saw it, instead of a message */
+  home: z
+    .object({ canManage: z.boolean(), mode: z.enum(['single', 'multi']), command: z.string().min(1).max(40) })
+    .optional(),
+});
+/** The end of a person's quiet hours (`schedulerId(teamId, 'notify', userId)`): one summary of what was held. */
+export const FlushNotificationsJob = z.object({ teamId: id, userId: id });
 
 export const JOB_SCHEMAS = {
   createPost: CreatePostJob,
@@ -183,9 +236,15 @@ export const JOB_SCHEMAS = {
   unfurlLinks: UnfurlLinksJob,
   publishHome: PublishHomeJob,
   followChannel: FollowChannelJob,
+  listFollows: ListFollowsJob,
   unfollowChannel: UnfollowChannelJob,
   pollFeed: PollFeedJob,
   pollThread: PollThreadJob,
+  slackChannelChanged: SlackChannelChangedJob,
+  runWorkflowStep: RunWorkflowStepJob,
+  checkWorkflowWait: CheckWorkflowWaitJob,
+  setNotify: SetNotifyJob,
+  flushNotifications: FlushNotificationsJob,
 } as const;
 
 export type Operation = keyof typeof JOB_SCHEMAS;

@@ -21,6 +21,7 @@ export const ACTIONS = {
   /** App Home quick actions: open the post form; show the help */
   homeNewPost: 'home_new_post',
   homeHelp: 'home_help',
+  homeNotify: 'home_notify',
 } as const;
 
 export const VIEWS = {

@@ -12,6 +12,9 @@ export const BOT_SCOPES = [
   /** thread replies under post cards become comments (message.channels / message.groups events) */
   'channels:history',
   'groups:history',
+  /** channels that come and go: archive, delete, unarchive, the bot removed or invited back */
+  'channels:read',
+  'groups:read',
   /** names of mentioned people, and the admin check (users.info is_admin / is_owner) */
   'users:read',
   /** `dm @someone` finds the person's member by the email of their Slack profile */

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { type KeySpace, keys } from './keys.ts';
+import { PostFilters } from './postFilters.ts';
 import type { Redis } from './redis.ts';
 
 /** A slot claim outlives any re-delivery, retry or restart by far. */
@@ -21,6 +22,8 @@ export const Digest = z.object({
   tz: z.string(),
   createdBy: z.string(),
   createdAt: z.string(),
+  /** which posts the digest covers (absent: every one), as a feed's */
+  filters: PostFilters.optional(),
 });
 export type Digest = z.infer<typeof Digest>;
 

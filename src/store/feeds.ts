@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { type KeySpace, keys } from './keys.ts';
+import { PostFilters } from './postFilters.ts';
 import type { Redis } from './redis.ts';
 
 /** Records about posts (carded, last shown state, announcements) live 90 days, like cards. */
@@ -28,6 +29,8 @@ export const FeedState = z.object({
   watermark: Watermark.optional(),
   /** the newest activity when the feed started: posts created before it are old, never carded */
   since: z.string().nullable().optional(),
+  /** which new posts get a card (absent: every one); changing them keeps the watermark */
+  filters: PostFilters.optional(),
 });
 export type FeedState = z.infer<typeof FeedState>;
 
@@ -103,6 +106,10 @@ export function feedStore(redis: Redis, space: KeySpace) {
         (await redis.multi().hsetnx(key, postId, `claim:${owner}`).expire(key, TTL_SECONDS).exec()) ?? [];
       if (set === 1) return 'mine';
       return (await redis.hget(key, postId)) === `claim:${owner}` ? 'mine' : 'taken';
+    },
+    /** Gives up a claim that posted nothing (the Slack channel is paused): a later poll may card the post. */
+    async releaseCard(teamId: string, slackChannel: string, postId: string): Promise<void> {
+      await redis.hdel(k(teamId).feedCarded(slackChannel), postId);
     },
     /** Records how the claim ended: the card's ts, or why there is none. */
     async cardDone(teamId: string, slackChannel: string, postId: string, outcome: string): Promise<void> {

@@ -10,13 +10,16 @@ import { installationStore } from './installations.ts';
 import type { KeySpace } from './keys.ts';
 import { linkStore } from './links.ts';
 import { mirrorStore } from './mirrors.ts';
+import { notificationStore } from './notifications.ts';
 import { pageStore } from './pages.ts';
 import { recentStore } from './recent.ts';
 import type { Redis } from './redis.ts';
+import { slackChannelStore } from './slackChannels.ts';
 import { teamStore } from './teams.ts';
 import { threadStore } from './threads.ts';
 import type { TokenRotation } from './tokenRotation.ts';
 import { urlStore } from './urls.ts';
+import { workflowWaitStore } from './workflowWaits.ts';
 
 /**
  * `cipher` (multi-workspace mode) adds the sealed stores: installations and connections;
@@ -42,6 +45,9 @@ export function createStore(
     feeds: feedStore(redis, space),
     mirrors: mirrorStore(redis, space),
     teams: teamStore(redis, space),
+    slackChannels: slackChannelStore(redis, space),
+    workflowWaits: workflowWaitStore(redis, space),
+    notifications: notificationStore(redis, space),
     installations: cipher
       ? installationStore(redis, space, cipher, { rotation: options.rotation })
       : undefined,

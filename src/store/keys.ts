@@ -74,6 +74,16 @@ export function keys(space: KeySpace, teamId: string) {
     digestLast: (digestId: string) => `${t}:digestlast:${enc(digestId)}`,
     /** the claim of one scheduled slot of a digest: it is posted at most once */
     digestSlot: (digestId: string, slot: number) => `${t}:digestslot:${enc(digestId)}:${slot}`,
+    /** Slack channels archived, deleted or left by the bot, and back: slackChannel -> state (HASH) */
+    slackChannelStates: () => `${t}:slackchanstates`,
+    /** a Workflow Builder step waiting for a post's resolution (JSON; holds the execution's token) */
+    workflowWait: (executionId: string) => `${t}:wfwait:${enc(executionId)}`,
+    /** personal notifications: userId -> settings (HASH) */
+    notifySettings: () => `${t}:notify`,
+    /** the Slack user who created a post from Slack */
+    postCreator: (postId: string) => `${t}:postcreator:${postId}`,
+    /** notifications held during a person's quiet hours (LIST of JSON) */
+    notifyHeld: (userId: string) => `${t}:notifyheld:${enc(userId)}`,
   };
 }
 

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
-import { createLogger } from '../../src/logger.ts';
+import { createLogger, scrubText } from '../../src/logger.ts';
 import { OTHER_INSTALLATION } from '../../src/sandbox/slack/index.ts';
 import { appHomeOpened, appUninstalled } from '../../src/sandbox/slack/payloads.ts';
 import { captureLogs } from '../support/log-capture.ts';
@@ -93,5 +93,9 @@ describe('log redaction', () => {
       expect(text.includes(secret), secret).toBe(false);
     }
     expect(text).toContain('[redacted]');
+  });
+
+  it('masks a workflow step execution’s token in text (Bolt logs strings)', () => {
+    expect(scrubText('completing with xwfp-1234-abcd failed')).toBe('completing with [redacted] failed');
   });
 });

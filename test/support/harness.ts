@@ -65,7 +65,7 @@ export interface Harness {
   /** a signed Events API envelope around `event` */
   event(
     event: Record<string, unknown>,
-    options?: { eventId?: string; retryNum?: number },
+    options?: { eventId?: string; retryNum?: number; eventTime?: number },
   ): Promise<BoltResponse>;
   /** resolves when the job with this id completes or fails, with its final state */
   settled(jobId: string): Promise<'completed' | 'failed'>;
@@ -143,6 +143,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       const body = eventBody(event as { type: string }, {
         team_id: TEAM,
         ...(opts.eventId ? { event_id: opts.eventId } : {}),
+        ...(opts.eventTime === undefined ? {} : { event_time: opts.eventTime }),
       });
       const headers: Record<string, string> =
         opts.retryNum === undefined

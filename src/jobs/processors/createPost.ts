@@ -40,6 +40,7 @@ export const createPost: Processor<'createPost'> = async (data, ctx) => {
     () => findLanded(ctx, input, data.content, since),
   );
   await ctx.store.urls.remember(ctx.teamId, post.url, post.id);
+  await ctx.store.notifications.rememberCreator(ctx.teamId, post.id, origin.userId);
 
   // The card goes where the person acted; for a post made from a message, into that message's thread.
   const where = data.fromMessage

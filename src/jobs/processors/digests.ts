@@ -10,6 +10,7 @@
  * never posts twice.
  */
 
+import type { Post } from '../../collab/schemas.ts';
 import {
   type DigestScope,
   digestListMessage,
@@ -17,17 +18,24 @@ import {
   quietDigestMessage,
   slackDate,
 } from '../../slack/render/digest.ts';
+import { filtersText } from '../../slack/render/filters.ts';
 import { md } from '../../slack/render/limits.ts';
 import { success } from '../../slack/render/messages.ts';
 import type { Digest } from '../../store/digests.ts';
 import type { ChannelLink } from '../../store/links.ts';
+import { hasFilters, type PostFilters, passesFilters } from '../../store/postFilters.ts';
+import type { PauseReason } from '../../store/slackChannels.ts';
 import { commandOf, type Processor, type ProcessorContext } from '../context.ts';
 import { isTimeZone, patternProblem, previousRun, slotOf, tickOf } from '../cron.ts';
 import { collectDigest, isQuiet } from '../digest.ts';
 import { UserError } from '../errors.ts';
 import { slackErrorCode } from '../outcome.ts';
 import { schedulerId } from '../schedules.ts';
+import { changeSlackChannel, observedAt, pauseReasonOf } from './channelPause.ts';
 import { tell } from './tell.ts';
+
+export const PAUSED_DIGEST =
+  'I could not post the digest here: I am not in this channel. Invite me (`/invite @Collab`); this channel’s digests and feed resume when I am back.';
 
 /** Digests one Slack channel may have. */
 export const MAX_DIGESTS_PER_CHANNEL = 10;
@@ -45,7 +53,7 @@ function scopeOf(link: ChannelLink | undefined, digest?: Digest): DigestScope {
 }
 
 /** The person's Slack time zone (`users.info` `tz`), or undefined when Slack does not say. */
-async function slackTimeZone(ctx: ProcessorContext, userId: string): Promise<string | undefined> {
+export async function slackTimeZone(ctx: ProcessorContext, userId: string): Promise<string | undefined> {
   try {
     const res = await ctx.slack.users.info({ user: userId });
     const tz = res.user?.tz;
@@ -81,6 +89,7 @@ export const addDigest: Processor<'addDigest'> = async (data, ctx) => {
       tz,
       createdBy: origin.userId,
       createdAt: new Date().toISOString(),
+      ...(hasFilters(data.filters) ? { filters: data.filters } : {}),
     });
   });
   await ctx.schedules.upsert(
@@ -100,8 +109,9 @@ export const addDigest: Processor<'addDigest'> = async (data, ctx) => {
       ? ' (your Slack time zone)'
       : ' (Slack did not tell me your time zone)';
   const covers = link ? `#${link.channelName}` : 'all channels (this Slack channel is not linked)';
+  const which = filtersText(digest.filters);
   const message = success(
-    `Digest ${digest.id} scheduled ${digest.label}, ${tz}${tzNote}. It covers ${covers}.`,
+    `Digest ${digest.id} scheduled ${digest.label}, ${tz}${tzNote}. It covers ${covers}${which ? `: ${which}` : ''}.`,
   );
   if (next) message.blocks.push({ type: 'context', elements: [md(`Next digest: ${slackDate(next)}`)] });
   await tell(ctx, origin, message);
@@ -116,6 +126,7 @@ export const listDigests: Processor<'listDigests'> = async (data, ctx) => {
       label: d.label,
       tz: d.tz,
       next: (await ctx.schedules.get(digestSchedulerId(ctx.teamId, d.id)))?.next,
+      filters: filtersText(d.filters),
     })),
   );
   const link = await ctx.store.links.get(ctx.teamId, origin.slackChannel);
@@ -152,9 +163,9 @@ async function postDigest(
   window: { since: number; until: number },
   scope: DigestScope,
   link: ChannelLink | undefined,
-  options: { quietNote: boolean },
-): Promise<'posted' | 'quiet' | 'skipped'> {
-  const posts = ctx.collab.allPosts(
+  options: { quietNote: boolean; filters?: PostFilters | undefined },
+): Promise<'posted' | 'quiet' | 'skipped' | 'paused'> {
+  const all = ctx.collab.allPosts(
     {
       sort: 'last_activity_at',
       direction: 'desc',
@@ -163,13 +174,14 @@ async function postDigest(
     },
     { ...(ctx.signal ? { signal: ctx.signal } : {}) },
   );
+  const posts = hasFilters(options.filters) ? filtered(all, options.filters, window.since) : all;
   const summary = await collectDigest(posts, window);
   ctx.logger.info({ scanned: summary.scanned, quiet: isQuiet(summary) }, 'digest collected');
   const quiet = isQuiet(summary);
   if (quiet && !options.quietNote) return 'skipped';
   const message = quiet ? quietDigestMessage(summary, scope) : digestMessage(summary, scope);
   // At most once: a post that started and never recorded its end is taken as posted.
-  await ctx.once(
+  const sent = await ctx.once<{ posted: true } | { paused: PauseReason }>(
     'post',
     async () => {
       const send = () =>
@@ -181,17 +193,39 @@ async function postDigest(
           unfurl_media: false,
         });
       try {
-        await send();
+        try {
+          await send();
+        } catch (error) {
+          if (slackErrorCode(error) !== 'not_in_channel') throw error;
+          await ctx.slack.conversations.join({ channel: slackChannel });
+          await send();
+        }
       } catch (error) {
-        if (slackErrorCode(error) !== 'not_in_channel') throw error;
-        await ctx.slack.conversations.join({ channel: slackChannel });
-        await send();
+        // The channel cannot take posts (archived, deleted, the bot removed): pause, not fail.
+        const paused = pauseReasonOf(slackErrorCode(error));
+        if (paused) return { paused };
+        throw error;
       }
-      return true;
+      return { posted: true };
     },
-    async () => true,
+    async () => ({ posted: true }),
   );
+  if ('paused' in sent) {
+    await changeSlackChannel(ctx, slackChannel, { paused: true, reason: sent.paused, at: observedAt() });
+    return 'paused';
+  }
   return quiet ? 'quiet' : 'posted';
+}
+
+/**
+ * The posts that pass the filters, and the first one older than the window whatever it is: it
+ * ends the walk (posts come newest activity first), so filtering never reads more pages.
+ */
+async function* filtered(posts: AsyncIterable<Post>, filters: PostFilters, since: number) {
+  for await (const post of posts) {
+    const at = Date.parse(post.last_activity_at ?? post.created_at ?? '');
+    if (passesFilters(post, filters) || (Number.isFinite(at) && at <= since)) yield post;
+  }
 }
 
 export const sendDigest: Processor<'sendDigest'> = async (data, ctx) => {
@@ -202,6 +236,11 @@ export const sendDigest: Processor<'sendDigest'> = async (data, ctx) => {
     // The digest was removed but its scheduler survived (a crash between the two): finish the job.
     await ctx.schedules.remove(digestSchedulerId(ctx.teamId, digestId));
     log.info('digest is gone; scheduler removed');
+    return;
+  }
+  if (await ctx.store.slackChannels.isPaused(ctx.teamId, digest.slackChannel)) {
+    // A tick queued before its channel was paused: the window stays open for after the resume.
+    log.info('slack channel paused; nothing posted');
     return;
   }
   const tick = data.slot ?? tickOf(ctx.job);
@@ -227,8 +266,10 @@ export const sendDigest: Processor<'sendDigest'> = async (data, ctx) => {
       ? 'skipped'
       : await postDigest(ctx, digest.slackChannel, { since, until: slot }, scopeOf(link, digest), link, {
           quietNote: ctx.features?.digestQuietNote === true,
+          filters: digest.filters,
         });
-  await ctx.store.digests.setLastUntil(ctx.teamId, digest.id, slot);
+  // Paused: the window stays open, and the first digest after the resume covers it.
+  if (outcome !== 'paused') await ctx.store.digests.setLastUntil(ctx.teamId, digest.id, slot);
   log.info({ slot, since, outcome }, 'digest slot done');
 };
 
@@ -240,9 +281,14 @@ export const runDigest: Processor<'runDigest'> = async (data, ctx) => {
   const known = lasts.filter((t): t is number => t !== undefined && t < until);
   const since = known.length ? Math.max(...known) : until - FIRST_RUN_WINDOW_MS;
   const link = await ctx.store.links.get(ctx.teamId, origin.slackChannel);
+  // The channel's digests' filters when they all agree; every post otherwise.
+  const shared = new Set(digests.map((d) => JSON.stringify(d.filters ?? {})));
+  const filters = shared.size === 1 ? digests[0]?.filters : undefined;
   const outcome = await postDigest(ctx, origin.slackChannel, { since, until }, scopeOf(link), link, {
     quietNote: false,
+    filters,
   });
+  if (outcome === 'paused') throw new UserError(PAUSED_DIGEST);
   for (const digest of digests) await ctx.store.digests.setLastUntil(ctx.teamId, digest.id, until);
   const where = link ? `#${link.channelName}` : 'all channels';
   await tell(

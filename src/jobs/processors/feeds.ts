@@ -15,6 +15,7 @@ import { isResolved, type Post } from '../../collab/schemas.ts';
 import { changeNote, type PostChange, postChanges } from '../../slack/render/changes.ts';
 import { cardVersion } from '../../slack/render/postCard.ts';
 import type { FeedState, PostState, Watched } from '../../store/feeds.ts';
+import { passesFilters } from '../../store/postFilters.ts';
 import type { ProcessorContext } from '../context.ts';
 import { slackErrorCode } from '../outcome.ts';
 import { FEED_PAGE_SIZE, FEED_RECHECK_BATCH, MAX_POLL_PAGES, REOPEN_WATCH_MS } from '../polling.ts';
@@ -28,6 +29,8 @@ import {
   type Watermark,
 } from '../watermark.ts';
 import { postCardTo, shownState, updateCards } from './cards.ts';
+import { pauseReasonOf, SlackChannelPausedError } from './channelPause.ts';
+import { notifyChange } from './notifications.ts';
 
 export function feedSchedulerId(teamId: string, slackChannel: string): string {
   return schedulerId(teamId, 'feed', slackChannel);
@@ -194,7 +197,9 @@ async function onActivity(ctx: ProcessorContext, slackChannel: string, feed: Fee
   // Whether the feed carded it before is the claim's to say (cardPost): a claim of this very job
   // (a re-run) must go on to its step log.
   const cardedHere = cards.some((card) => card.slackChannel === slackChannel);
-  if (!cardedHere && isNewPost(post, feed)) await cardPost(ctx, slackChannel, post);
+  if (!cardedHere && isNewPost(post, feed) && passesFilters(post, feed.filters)) {
+    await cardPost(ctx, slackChannel, post);
+  }
   // Cards made elsewhere (or earlier) show an older state of the post.
   if (cards.length > 0) await announceChange(ctx, post);
 }
@@ -223,6 +228,13 @@ async function cardPost(ctx: ProcessorContext, slackChannel: string, post: Post)
       return found ? { ts: found.ts } : { error: 'uncertain' };
     },
   );
+  const pause = 'error' in placed ? pauseReasonOf(placed.error) : undefined;
+  if (pause) {
+    // The channel cannot take posts (archived, deleted, the bot removed): the post stays uncarded
+    // and the watermark where it was, so the feed cards it when the channel is back.
+    await ctx.store.feeds.releaseCard(ctx.teamId, slackChannel, post.id);
+    throw new SlackChannelPausedError(slackChannel, pause);
+  }
   if ('error' in placed) {
     ctx.logger.warn({ err: placed.error, slackChannel, postId: post.id }, 'feed card not posted');
   }
@@ -263,6 +275,7 @@ async function announceChange(ctx: ProcessorContext, post: Post): Promise<void> 
   if ((await ctx.store.feeds.claimAnnouncement(ctx.teamId, post.id, version, owner)) === 'taken') return;
   await ctx.once(`update:${step}`, async () => updateCards(ctx, post));
   if (plan.changes.length === 0) return;
+  await notifyChange(ctx, post, plan.changes);
   const note = changeNote(plan.changes);
   for (const card of await ctx.store.cards.cardsOfPost(ctx.teamId, post.id)) {
     await ctx.once(

@@ -3,7 +3,9 @@
  * watermark is taken now (one request), so nothing old is posted; then a job scheduler polls
  * every FEED_POLL_INTERVAL_MS.
  */
+import { filtersText } from '../../slack/render/filters.ts';
 import { success } from '../../slack/render/messages.ts';
+import { hasFilters } from '../../store/postFilters.ts';
 import { commandOf, type Processor } from '../context.ts';
 import { UserError } from '../errors.ts';
 import { currentWatermark, feedSchedulerId } from './feeds.ts';
@@ -20,6 +22,9 @@ export const followChannel: Processor<'followChannel'> = async (data, ctx) => {
 
   const existing = await ctx.store.feeds.get(ctx.teamId, slackChannel);
   const already = existing?.channelId === link.channelId && existing.watermark !== undefined;
+  // Filters given replace the follow's; none given keep them. `{}` (follow all) clears them.
+  const asked = data.filters === undefined ? existing?.filters : data.filters;
+  const filters = hasFilters(asked) ? asked : undefined;
   if (!already) {
     const watermark = await ctx.once('watermark', () => currentWatermark(ctx, link.channelId));
     await ctx.store.feeds.start(ctx.teamId, slackChannel, {
@@ -28,7 +33,12 @@ export const followChannel: Processor<'followChannel'> = async (data, ctx) => {
       followedAt: new Date().toISOString(),
       watermark,
       since: watermark.at,
+      ...(filters ? { filters } : {}),
     });
+  } else if (data.filters !== undefined) {
+    // New filters, same feed: the watermark (and what was carded) stays.
+    const { filters: _old, ...rest } = existing;
+    await ctx.store.feeds.save(ctx.teamId, slackChannel, { ...rest, ...(filters ? { filters } : {}) });
   }
   await ctx.schedules.upsert(
     feedSchedulerId(ctx.teamId, slackChannel),
@@ -37,13 +47,17 @@ export const followChannel: Processor<'followChannel'> = async (data, ctx) => {
     { teamId: ctx.teamId, slackChannel },
   );
   const every = everyText(ctx.polling.feedIntervalMs);
+  const which = filtersText(filters);
+  const shown = which ? `New posts shown: ${which}.` : 'Every new post is shown.';
   await tell(
     ctx,
     origin,
     success(
       already
-        ? `This channel already follows #${link.channelName}; I check it ${every}.`
-        : `Following #${link.channelName}: new posts get a card here, and cards update (with a note in their thread) when a post is resolved, reopened or commented. I check ${every}.`,
+        ? data.filters !== undefined
+          ? `This channel follows #${link.channelName}, with new filters: ${shown} I check it ${every}.`
+          : `This channel already follows #${link.channelName}; I check it ${every}. ${shown}`
+        : `Following #${link.channelName}: new posts get a card here, and cards update (with a note in their thread) when a post is resolved, reopened or commented. ${shown} I check ${every}.`,
     ),
   );
 };

@@ -6,18 +6,22 @@ import { addDigest, listDigests, removeDigest, runDigest, sendDigest } from './d
 import { followChannel } from './followChannel.ts';
 import { linkChannel } from './linkChannel.ts';
 import { listChannels } from './listChannels.ts';
+import { listFollows } from './listFollows.ts';
 import { listMembers } from './listMembers.ts';
 import { listMessages } from './listMessages.ts';
 import { listPosts } from './listPosts.ts';
+import { flushNotifications, setNotify } from './notifications.ts';
 import { pollFeed } from './pollFeed.ts';
 import { pollThread } from './pollThread.ts';
 import { publishHome } from './publishHome.ts';
 import { resolvePost } from './resolvePost.ts';
 import { sendDm } from './sendDm.ts';
+import { slackChannelChanged } from './slackChannelChanged.ts';
 import { unfollowChannel } from './unfollowChannel.ts';
 import { unfurlLinks } from './unfurlLinks.ts';
 import { unlinkChannel } from './unlinkChannel.ts';
 import { unresolvePost } from './unresolvePost.ts';
+import { checkWorkflowWait, runWorkflowStep } from './workflowSteps.ts';
 
 export const processors: Processors = {
   createPost,
@@ -39,7 +43,13 @@ export const processors: Processors = {
   unfurlLinks,
   publishHome,
   followChannel,
+  listFollows,
   unfollowChannel,
   pollFeed,
   pollThread,
+  slackChannelChanged,
+  runWorkflowStep,
+  checkWorkflowWait,
+  setNotify,
+  flushNotifications,
 };

@@ -1,7 +1,22 @@
-/** pollFeed: one tick of a channel feed's scheduler (see feeds.ts). */
+/**
+ * pollFeed: one tick of a channel feed's scheduler (see feeds.ts). A paused Slack channel
+ * (archived, deleted, the bot removed) is not polled; a poll whose card found the channel unable
+ * to take posts pauses it and stops there, its watermark where it was, so nothing is lost.
+ */
 import type { Processor } from '../context.ts';
+import { changeSlackChannel, observedAt, SlackChannelPausedError } from './channelPause.ts';
 import { pollFeedOnce } from './feeds.ts';
 
 export const pollFeed: Processor<'pollFeed'> = async (data, ctx) => {
-  await pollFeedOnce(ctx, data.slackChannel);
+  if (await ctx.store.slackChannels.isPaused(ctx.teamId, data.slackChannel)) return;
+  try {
+    await pollFeedOnce(ctx, data.slackChannel);
+  } catch (error) {
+    if (!(error instanceof SlackChannelPausedError)) throw error;
+    await changeSlackChannel(ctx, data.slackChannel, {
+      paused: true,
+      reason: error.reason,
+      at: observedAt(),
+    });
+  }
 };

@@ -6,6 +6,7 @@
  * Runs in the worker so the listener never waits on the service.
  */
 import { isCollabError } from '../../collab/errors.ts';
+import { filtersText } from '../../slack/render/filters.ts';
 import { homeView } from '../../slack/render/home.ts';
 import type { HomeActivity, ServiceStatus } from '../../slack/render/homeSections.ts';
 import type { Processor, ProcessorContext } from '../context.ts';
@@ -44,25 +45,44 @@ export async function serviceStatus(ctx: ProcessorContext): Promise<ServiceStatu
 /** Everything the activity sections show, read from the store, the schedulers and the service. */
 export async function homeActivity(ctx: ProcessorContext, userId: string): Promise<HomeActivity> {
   const feedPrefix = `${teamSchedulerPrefix(ctx.teamId)}feed-`;
-  const [service, links, feeds, digests, recent] = await Promise.all([
+  const [service, links, feeds, digests, recent, pausedChannels] = await Promise.all([
     serviceStatus(ctx),
     ctx.store.links.list(ctx.teamId),
     ctx.schedules.list(feedPrefix),
     ctx.store.digests.list(ctx.teamId),
     ctx.store.recent.list(ctx.teamId, userId, 10),
+    ctx.store.slackChannels.paused(ctx.teamId),
   ]);
-  // Feed schedulers are `schedulerId(teamId, 'feed', slackChannel)`.
+  const notify = await ctx.store.notifications.get(ctx.teamId, userId);
+  const paused = await Promise.all(
+    pausedChannels.map(async ({ slackChannel, state }) => ({
+      slackChannel,
+      reason: state.reason ?? ('removed' as const),
+      since: state.at,
+      feed: (await ctx.store.feeds.get(ctx.teamId, slackChannel)) !== undefined,
+      digests: digests.filter((d) => d.slackChannel === slackChannel).length,
+    })),
+  );
+  // Feed schedulers are `schedulerId(teamId, 'feed', slackChannel)`; a paused feed has none.
   const followed = new Set(feeds.map((f) => f.id.slice(feedPrefix.length)));
+  for (const p of paused) if (p.feed) followed.add(p.slackChannel.replace(/[:\s]/g, '_'));
   const linked = new Set(links.map((l) => l.slackChannel.replace(/[:\s]/g, '_')));
   const nexts = await Promise.all(digests.map((d) => ctx.schedules.get(digestSchedulerId(ctx.teamId, d.id))));
   return {
     service,
-    links: links.map((l) => ({
-      slackChannel: l.slackChannel,
-      channelName: l.link.channelName,
-      followed: followed.has(l.slackChannel.replace(/[:\s]/g, '_')),
-      bridgeReplies: l.link.bridgeReplies,
-    })),
+    links: await Promise.all(
+      links.map(async (l) => {
+        const isFollowed = followed.has(l.slackChannel.replace(/[:\s]/g, '_'));
+        const feed = isFollowed ? await ctx.store.feeds.get(ctx.teamId, l.slackChannel) : undefined;
+        return {
+          slackChannel: l.slackChannel,
+          channelName: l.link.channelName,
+          followed: isFollowed,
+          bridgeReplies: l.link.bridgeReplies,
+          filters: filtersText(feed?.filters),
+        };
+      }),
+    ),
     followedOnly: [...followed].filter((c) => !linked.has(c)).sort(),
     digests: digests.map((d, i) => ({
       id: d.id,
@@ -70,8 +90,11 @@ export async function homeActivity(ctx: ProcessorContext, userId: string): Promi
       label: d.label,
       tz: d.tz,
       next: nexts[i]?.next,
+      filters: filtersText(d.filters),
     })),
     recent,
+    paused,
+    notify: { on: notify?.on === true, tz: notify?.tz },
   };
 }
 

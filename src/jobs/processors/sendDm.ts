@@ -109,7 +109,7 @@ async function sendMessage(
 }
 
 /** The members of the named Slack users; all must map, or the person hears who did not and why. */
-async function recipientsOf(ctx: ProcessorContext, slackUserIds: string[]): Promise<Member[]> {
+export async function recipientsOf(ctx: ProcessorContext, slackUserIds: string[]): Promise<Member[]> {
   const matches: MemberMatch[] = [];
   for (const userId of new Set(slackUserIds)) matches.push(await memberOf(ctx, userId));
   const problems = matches.flatMap((m) => (m.ok ? [] : [`• <@${m.person.id}>: ${why(m)}`]));

@@ -36,7 +36,9 @@ import { readBody } from '../slack/request.ts';
 import type { SlackChannel, SlackStandIn, SlackUser } from '../slack/types.ts';
 import { slackifyText, splitSlashCommand, unfurlableLinks } from './compose.ts';
 import { slackEmoji } from './emoji.ts';
+import { applyLifecycle, lifecycleCommand } from './lifecycle.ts';
 import { ConsoleModel, type Found, type ViewLike } from './model.ts';
+import { RunStepBody, workflowsPanel } from './workflows.ts';
 
 const PUBLIC_DIR = join(dirname(fileURLToPath(import.meta.url)), 'public');
 const STATIC_FILES: Record<string, string> = {
@@ -45,6 +47,7 @@ const STATIC_FILES: Record<string, string> = {
   '/app.js': 'app.js',
   '/blockkit.js': 'blockkit.js',
   '/style.css': 'style.css',
+  '/workflows.js': 'workflows.js',
 };
 const TYPES: Record<string, string> = {
   html: 'text/html; charset=utf-8',
@@ -207,6 +210,19 @@ export async function startConsole(options: ConsoleOptions): Promise<SandboxCons
   const send = async (input: z.infer<typeof SendBody>) => {
     const users = options.users;
     const slash = splitSlashCommand(input.text);
+    const lifecycle = slash ? lifecycleCommand(slash.command, slash.text) : undefined;
+    if (lifecycle) {
+      const event = applyLifecycle(slack, lifecycle, {
+        channel: input.channel,
+        user: input.user,
+        botUserId,
+        teamId,
+      });
+      model.notice(input.channel, input.user, `${userOf(input.user).real_name} ${lifecycle.said}`);
+      broadcast('slack');
+      const answer = await post('json', eventBody(event as { type: string }, { team_id: teamId, botUserId }));
+      return { ok: answer.status === 200 };
+    }
     if (slash) {
       if (slash.command !== options.command) {
         model.notice(
@@ -536,7 +552,12 @@ export async function startConsole(options: ConsoleOptions): Promise<SandboxCons
     return parsed.data;
   };
 
+  const workflows = workflowsPanel(slack, (event) =>
+    post('json', eventBody(event, { team_id: teamId, botUserId })),
+  );
+
   const routes: Record<string, (req: IncomingMessage) => Promise<unknown>> = {
+    '/api/workflows/run': async (req) => workflows.run(await readJson(req, RunStepBody)),
     '/api/send': async (req) => send(await readJson(req, SendBody)),
     '/api/action': async (req) => action(await readJson(req, ActionBody)),
     '/api/shortcut': async (req) => shortcut(await readJson(req, ShortcutBody)),
@@ -583,6 +604,9 @@ export async function startConsole(options: ConsoleOptions): Promise<SandboxCons
     }
     if (req.method === 'GET' && path === '/api/state') {
       return json(res, 200, state(url.searchParams.get('user') ?? ''));
+    }
+    if (req.method === 'GET' && path === '/api/workflows') {
+      return json(res, 200, workflows.list());
     }
     if (req.method === 'GET' && path === '/api/emulator') {
       return json(res, 200, await emulatorState());

@@ -55,7 +55,7 @@ function channelObject(channel: SlackChannel, installation: Installation): Recor
     is_im: isIm,
     is_mpim: isMpim,
     is_private: channel.is_private || isIm || isMpim,
-    is_archived: false,
+    is_archived: channel.is_archived === true,
     is_general: false,
     is_shared: false,
     is_ext_shared: false,
@@ -66,6 +66,14 @@ function channelObject(channel: SlackChannel, installation: Installation): Recor
     context_team_id: installation.teamId,
     ...(isIm ? { user: channel.id.replace(/^D_?/, '') } : {}),
   };
+}
+
+/** Why the bot cannot post in a channel (deleted, archived, not a member), as Slack answers it. */
+function cannotPost(channel: SlackChannel): string | undefined {
+  if (channel.is_deleted === true) return 'channel_not_found';
+  if (channel.is_archived === true) return 'is_archived';
+  if (!channel.is_member && !channel.id.startsWith('D')) return 'not_in_channel';
+  return undefined;
 }
 
 /** A Slack user id (`U…`/`W…`) given where a channel is expected means the DM with that user. */
@@ -219,7 +227,8 @@ const handlers: Record<string, Handler> = {
     const content = postedContent(args);
     if (content === undefined) return fail('no_text');
     const channel = resolveChannel(world, requested);
-    world.channel(channel);
+    const unable = cannotPost(world.channel(channel));
+    if (unable !== undefined) return fail(unable);
     const stored = world.addMessage(botMessage(installation, channel, content, args));
     return { ok: true, channel, ts: stored.ts, message: messageObject(stored) };
   },
@@ -305,6 +314,8 @@ const handlers: Record<string, Handler> = {
     const id = stringArg(args, 'channel');
     if (id === undefined) return fail('channel_not_found');
     const channel = world.channel(id);
+    if (channel.is_deleted === true) return fail('channel_not_found');
+    if (channel.is_archived === true) return fail('is_archived');
     if (id.startsWith('D') || id.startsWith('G_') || channel.is_private) {
       return fail('method_not_supported_for_channel_type');
     }
@@ -367,6 +378,17 @@ const handlers: Record<string, Handler> = {
         next_cursor: next === undefined ? '' : Buffer.from(`next_ts:${next.ts}`).toString('base64'),
       },
     };
+  },
+
+  // Workflow Builder custom steps end here; the stand-in records them (RecordedCall) for the console.
+  'functions.completeSuccess': ({ args }) => {
+    if (stringArg(args, 'function_execution_id') === undefined) return fail('invalid_arguments');
+    return recordArg(args, 'outputs') === undefined ? fail('invalid_arguments') : { ok: true };
+  },
+
+  'functions.completeError': ({ args }) => {
+    if (stringArg(args, 'function_execution_id') === undefined) return fail('invalid_arguments');
+    return stringArg(args, 'error') === undefined ? fail('invalid_arguments') : { ok: true };
   },
 
   'views.open': (context) => openView(context, 'views.open'),

@@ -466,3 +466,37 @@ export function urlVerification(
 ): UrlVerification {
   return { token, challenge, type: 'url_verification' };
 }
+
+/**
+ * `function_executed`, as Slack sends it when a workflow reaches one of the app's custom steps:
+ * the step's definition, its inputs, the execution id and the execution's own token.
+ */
+export function functionExecuted(input: {
+  callbackId: string;
+  title: string;
+  inputs: Record<string, unknown>;
+  executionId?: string;
+  appId?: string;
+}): types.FunctionExecutedEvent {
+  const executionId = input.executionId ?? `Fx${randomBytes(5).toString('hex').toUpperCase()}`;
+  return {
+    type: 'function_executed',
+    function: {
+      id: `Fn${randomBytes(5).toString('hex').toUpperCase()}`,
+      callback_id: input.callbackId,
+      title: input.title,
+      type: 'app',
+      input_parameters: [],
+      output_parameters: [],
+      app_id: input.appId ?? 'A_LOCAL',
+      date_created: 1_700_000_000,
+      date_updated: 1_700_000_000,
+      date_deleted: 0,
+    },
+    inputs: input.inputs as types.FunctionExecutedEvent['inputs'],
+    function_execution_id: executionId,
+    workflow_execution_id: `Wx${randomBytes(5).toString('hex').toUpperCase()}`,
+    event_ts: nextTs(),
+    bot_access_token: `xwfp-local-${executionId}`,
+  };
+}

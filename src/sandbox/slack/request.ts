@@ -6,6 +6,7 @@ const JSON_FIELDS = new Set([
   'attachments',
   'view',
   'unfurls',
+  'outputs',
   'metadata',
   'user_auth_blocks',
   'options',

@@ -230,6 +230,14 @@ export async function startSlackStandIn(options: SlackStandInOptions = {}): Prom
       return world.addMessage({ channel, team: world.defaultInstallation.teamId, ...message });
     },
 
+    changeChannel(id, change) {
+      const channel = world.channel(id);
+      if (change.archived !== undefined) channel.is_archived = change.archived;
+      if (change.deleted !== undefined) channel.is_deleted = change.deleted;
+      if (change.member !== undefined) channel.is_member = change.member;
+      return { ...channel };
+    },
+
     reset() {
       calls.length = 0;
       responseUrlCalls.length = 0;

@@ -33,6 +33,17 @@ export interface SlackChannel {
   is_private: boolean;
   /** Whether the bot is a member; `conversations.join` sets it. */
   is_member: boolean;
+  /** archived: posts answer `is_archived` */
+  is_archived?: boolean;
+  /** deleted: every call naming it answers `channel_not_found` */
+  is_deleted?: boolean;
+}
+
+/** A change of a channel's life: archived or back, deleted, the bot removed or invited back. */
+export interface ChannelChange {
+  archived?: boolean;
+  deleted?: boolean;
+  member?: boolean;
 }
 
 /** One request the stand-in received. */
@@ -194,6 +205,8 @@ export interface SlackStandIn {
   views: StoredViews;
   /** Adds a message written by a person (not through the API), e.g. the target of a shortcut. */
   seedMessage(channel: string, message: { user: string; text: string; thread_ts?: string }): StoredMessage;
+  /** Archives, unarchives or deletes a channel, or removes or re-invites the bot, as Slack people do. */
+  changeChannel(id: string, change: ChannelChange): SlackChannel;
   /** Clears calls, messages, views, pending failures and issued installations; keeps the seeds. */
   reset(): void;
   close(): Promise<void>;

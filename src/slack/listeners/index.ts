@@ -4,6 +4,7 @@ import type { ListenerDeps } from '../app.ts';
 import { registerActions } from './actions/index.ts';
 import { registerCommands } from './commands/index.ts';
 import { registerEvents } from './events/index.ts';
+import { registerFunctions } from './functions/index.ts';
 import { registerOptions } from './options/index.ts';
 import { registerShortcuts } from './shortcuts/index.ts';
 import { registerViews } from './views/index.ts';
@@ -15,4 +16,5 @@ export function registerListeners(app: App, deps: ListenerDeps): void {
   registerViews(app, deps);
   registerEvents(app, deps);
   registerOptions(app, deps);
+  registerFunctions(app, deps);
 }

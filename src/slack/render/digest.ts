@@ -138,12 +138,15 @@ export interface DigestListEntry {
   tz: string;
   /** epoch ms of the next run, when the scheduler knows it */
   next?: number | undefined;
+  /** the digest's filters in words (filters.ts), when it has any */
+  filters?: string | undefined;
 }
 
 /** "`d1` every weekday at 09:00 (Europe/Paris) · next …" */
 export function digestLine(entry: DigestListEntry): string {
   const next = entry.next === undefined ? 'not scheduled' : `next ${slackDate(entry.next)}`;
-  return `• \`${escapeMrkdwn(entry.id)}\` ${escapeMrkdwn(entry.label)} (${escapeMrkdwn(entry.tz)})  ·  ${next}`;
+  const filters = entry.filters ? `  ·  ${escapeMrkdwn(entry.filters)}` : '';
+  return `• \`${escapeMrkdwn(entry.id)}\` ${escapeMrkdwn(entry.label)} (${escapeMrkdwn(entry.tz)})  ·  ${next}${filters}`;
 }
 
 /** The digests of one Slack channel, for `/collab digest list`. */

@@ -105,9 +105,17 @@ export const HELP_GROUPS: readonly HelpGroup[] = [
       { name: 'unlink', syntax: 'unlink', description: 'remove the link' },
       {
         name: 'follow',
-        syntax: 'follow',
+        syntax: 'follow [unresolved] [no-apps] [with "word"] [without "word"]',
         description:
-          'post a card here for each new post of the linked channel, and update cards (with a note in their thread) when posts are resolved, reopened or commented',
+          'post a card here for each new post of the linked channel, and update cards (with a note in their thread) when posts are resolved, reopened or commented. Filters: only unresolved posts, none by integrations, title or content with / without words. Run it again to change them (the feed keeps its place); `follow all` clears them',
+        example: 'follow unresolved no-apps without "wip"',
+      },
+      { name: 'follow', syntax: 'follow list', description: 'the followed channels and their filters' },
+      {
+        name: 'notify',
+        syntax: 'notify on|off',
+        description:
+          'hear by DM when your posts (made from Slack, or written by you in the service) are commented on or resolved; quiet 22:00–08:00 in your time zone',
       },
       { name: 'unfollow', syntax: 'unfollow', description: 'stop following the linked channel' },
       { name: 'help', syntax: 'help', description: 'this help' },
@@ -118,7 +126,7 @@ export const HELP_GROUPS: readonly HelpGroup[] = [
     entries: [
       {
         name: 'digest',
-        syntax: 'digest add <schedule> [in <time zone>]',
+        syntax: 'digest add <schedule> [in <time zone>] [filters, as follow’s]',
         description:
           'post a digest here on a schedule (words or cron; your Slack time zone unless you name one): new, resolved, most active and still unresolved posts of the linked channel (all channels when not linked)',
         example: 'digest add every weekday at 9:00 in Europe/Paris',

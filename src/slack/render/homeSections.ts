@@ -8,6 +8,8 @@ import type { KnownBlock } from '@slack/types';
 import { describeOperation } from '../../jobs/errors.ts';
 import { ACTIONS } from '../ids.ts';
 import type { HomeSection } from './home.ts';
+import { type NotifyShown, notifySection } from './homeNotify.ts';
+import { type PausedSlackChannel, pausedChannelsSection } from './homePaused.ts';
 import { LIMITS, md, plain } from './limits.ts';
 import { truncate } from './mrkdwn.ts';
 import { escapeMrkdwn, oneLine } from './text.ts';
@@ -28,10 +30,28 @@ export interface ServiceStatus {
 
 export interface HomeActivity {
   service?: ServiceStatus | undefined;
-  links: Array<{ slackChannel: string; channelName: string; followed: boolean; bridgeReplies: boolean }>;
+  links: Array<{
+    slackChannel: string;
+    channelName: string;
+    followed: boolean;
+    bridgeReplies: boolean;
+    /** the feed's filters in words (filters.ts), when it has any */
+    filters?: string | undefined;
+  }>;
   /** Slack channels with a feed but no link any more */
   followedOnly: string[];
-  digests: Array<{ id: string; slackChannel: string; label: string; tz: string; next?: number | undefined }>;
+  /** Slack channels archived, deleted or left by the bot: their feed and digests paused */
+  paused?: PausedSlackChannel[] | undefined;
+  /** the person's own notifications */
+  notify?: NotifyShown | undefined;
+  digests: Array<{
+    id: string;
+    slackChannel: string;
+    label: string;
+    tz: string;
+    next?: number | undefined;
+    filters?: string | undefined;
+  }>;
   recent: Array<{
     operation: string;
     outcome: 'completed' | 'failed';
@@ -104,7 +124,7 @@ export const channelsSection: HomeSection = (state) => {
   if (!activity) return [];
   const lines = activity.links.map(
     (l) =>
-      `• ${channelRef(l.slackChannel)} → *#${escapeMrkdwn(oneLine(l.channelName).replace(/^#/, ''))}*${l.followed ? '  ·  :satellite_antenna: followed' : ''}${l.bridgeReplies ? '  ·  replies become comments' : ''}`,
+      `• ${channelRef(l.slackChannel)} → *#${escapeMrkdwn(oneLine(l.channelName).replace(/^#/, ''))}*${l.followed ? `  ·  :satellite_antenna: followed${l.filters ? `: ${escapeMrkdwn(l.filters)}` : ''}` : ''}${l.bridgeReplies ? '  ·  replies become comments' : ''}`,
   );
   for (const slackChannel of activity.followedOnly)
     lines.push(`• ${channelRef(slackChannel)}  ·  :satellite_antenna: followed`);
@@ -124,7 +144,7 @@ export const digestsSection: HomeSection = (state) => {
   if (!activity) return [];
   const lines = activity.digests.map(
     (d) =>
-      `• \`${escapeMrkdwn(d.id)}\` in ${channelRef(d.slackChannel)}: ${escapeMrkdwn(d.label)} (${escapeMrkdwn(d.tz)})  ·  ${d.next === undefined ? 'not scheduled' : `next ${slackDate(d.next)}`}`,
+      `• \`${escapeMrkdwn(d.id)}\` in ${channelRef(d.slackChannel)}: ${escapeMrkdwn(d.label)} (${escapeMrkdwn(d.tz)})${d.filters ? `, ${escapeMrkdwn(d.filters)}` : ''}  ·  ${activity.paused?.some((p) => p.slackChannel === d.slackChannel) ? ':double_vertical_bar: paused' : d.next === undefined ? 'not scheduled' : `next ${slackDate(d.next)}`}`,
   );
   return [
     ...heading('Digests'),
@@ -162,6 +182,8 @@ export const ACTIVITY_SECTIONS: readonly HomeSection[] = [
   quickActionsSection,
   serviceSection,
   channelsSection,
+  pausedChannelsSection,
   digestsSection,
+  notifySection,
   recentSection,
 ];

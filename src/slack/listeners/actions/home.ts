@@ -9,6 +9,8 @@ import { helpMessage } from '../../render/help.ts';
 import { LIMITS, plain } from '../../render/limits.ts';
 import { createPostModal } from '../../render/modals.ts';
 import { encodeMetadata } from '../payloads.ts';
+import { enqueue } from '../shared.ts';
+import { homeState } from '../workspace.ts';
 
 type Args = SlackActionMiddlewareArgs<BlockAction> & AllMiddlewareArgs;
 
@@ -43,5 +45,33 @@ export function homeHelpButton(deps: ListenerDeps) {
     } catch (error) {
       deps.logger.warn({ err: error }, 'views.open failed for the help from App Home');
     }
+  };
+}
+
+/** The notifications toggle: turns the person's notifications over, through the queue. */
+export function homeNotifyButton(deps: ListenerDeps) {
+  return async ({ body, ack, action, context, client }: Args): Promise<void> => {
+    await ack();
+    const teamId = context.teamId ?? body.team?.id;
+    if (!teamId) return;
+    const on = 'value' in action && action.value === 'on';
+    const state = await homeState(deps, client, teamId, body.user.id);
+    await enqueue(
+      deps,
+      'setNotify',
+      {
+        origin: {
+          teamId,
+          userId: body.user.id,
+          slackChannel: body.user.id,
+          receivedAt: Date.now(),
+          source: 'button',
+        },
+        on,
+        // The worker publishes Home again once the new state is saved.
+        home: { canManage: state.canManage, mode: state.mode, command: state.command },
+      },
+      `notify:${body.user.id}:${body.trigger_id}`,
+    );
   };
 }

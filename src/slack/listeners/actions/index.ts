@@ -5,7 +5,7 @@ import { cardStateButton } from './cardButton.ts';
 import { commentButton } from './comment.ts';
 import { connectButton } from './connect.ts';
 import { disconnectButton } from './disconnect.ts';
-import { homeHelpButton, homeNewPostButton } from './home.ts';
+import { homeHelpButton, homeNewPostButton, homeNotifyButton } from './home.ts';
 import { openPostButton } from './openPost.ts';
 import { pageButton } from './page.ts';
 
@@ -21,4 +21,5 @@ export function registerActions(app: App, deps: ListenerDeps): void {
   app.action({ type: 'block_actions', action_id: ACTIONS.disconnect }, disconnectButton(deps));
   app.action({ type: 'block_actions', action_id: ACTIONS.homeNewPost }, homeNewPostButton(deps));
   app.action({ type: 'block_actions', action_id: ACTIONS.homeHelp }, homeHelpButton(deps));
+  app.action({ type: 'block_actions', action_id: ACTIONS.homeNotify }, homeNotifyButton(deps));
 }

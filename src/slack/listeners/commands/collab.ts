@@ -247,7 +247,19 @@ export function plan(command: Command, origin: Origin): Planned | undefined {
     case 'unlink':
       return { operation: 'unlinkChannel', note: 'Unlinking this channel…', data: { origin } };
     case 'follow':
-      return { operation: 'followChannel', note: 'Following the linked channel…', data: { origin } };
+      return {
+        operation: 'followChannel',
+        note: 'Following the linked channel…',
+        data: { origin, ...(command.filters ? { filters: command.filters } : {}) },
+      };
+    case 'notify':
+      return {
+        operation: 'setNotify',
+        note: command.on ? 'Turning your notifications on…' : 'Turning your notifications off…',
+        data: { origin, on: command.on },
+      };
+    case 'followList':
+      return { operation: 'listFollows', note: 'Looking up followed channels…', data: { origin } };
     case 'unfollow':
       return { operation: 'unfollowChannel', note: 'Unfollowing…', data: { origin } };
     case 'digestAdd':
@@ -259,6 +271,7 @@ export function plan(command: Command, origin: Origin): Planned | undefined {
           pattern: command.pattern,
           label: command.label,
           ...(command.tz ? { tz: command.tz } : {}),
+          ...(command.filters ? { filters: command.filters } : {}),
         },
       };
     case 'digestList':

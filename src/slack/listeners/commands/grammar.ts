@@ -7,8 +7,10 @@
 import { MEMBER_ROLES, type MemberRole } from '../../../collab/schemas.ts';
 import { canonicalTimeZone, parseSchedule } from '../../../jobs/cron.ts';
 import { type ChannelRef, type PostRef, TEXT_MAX, TITLE_MAX } from '../../../jobs/schemas.ts';
+import type { PostFilters } from '../../../store/postFilters.ts';
 import { HELP_GROUPS } from '../../render/help.ts';
 import { titleTooLongText } from '../../render/modals.ts';
+import { filtersStart, parseFilters } from './filters.ts';
 
 export type Command =
   | { kind: 'help' }
@@ -25,9 +27,11 @@ export type Command =
   | { kind: 'thread'; threadId: string }
   | { kind: 'link'; channel: ChannelRef; bridgeReplies: boolean }
   | { kind: 'unlink' }
-  | { kind: 'follow' }
+  | { kind: 'follow'; filters?: PostFilters }
+  | { kind: 'followList' }
+  | { kind: 'notify'; on: boolean }
   | { kind: 'unfollow' }
-  | { kind: 'digestAdd'; pattern: string; label: string; tz?: string }
+  | { kind: 'digestAdd'; pattern: string; label: string; tz?: string; filters?: PostFilters }
   | { kind: 'digestList' }
   | { kind: 'digestRemove'; digestId: string }
   | { kind: 'digestRun' };
@@ -50,6 +54,7 @@ export const SUBCOMMANDS = [
   'unlink',
   'follow',
   'unfollow',
+  'notify',
   'digest',
 ] as const;
 
@@ -236,13 +241,24 @@ export function parseCommand(rawText: string, command = '/collab'): ParseResult 
       if (args.length > 0) return fail('`unlink` takes nothing: it removes the link of this Slack channel.');
       return { ok: true, command: { kind: 'unlink' } };
 
-    case 'follow':
-      if (args.length > 0) {
+    case 'follow': {
+      if (args.length === 0) return { ok: true, command: { kind: 'follow' } };
+      if (args.length === 1 && args[0]!.toLowerCase() === 'list')
+        return { ok: true, command: { kind: 'followList' } };
+      const parsed = parseFilters(args.join(' '));
+      if (!parsed.ok) return fail(parsed.error);
+      return { ok: true, command: { kind: 'follow', filters: parsed.filters } };
+    }
+
+    case 'notify': {
+      const value = args.length === 1 ? args[0]!.toLowerCase() : '';
+      if (value !== 'on' && value !== 'off') {
         return fail(
-          '`follow` takes nothing: this Slack channel follows the collaboration channel it is linked to.',
+          'Say `notify on` to hear by DM when your posts are commented on or resolved, or `notify off`.',
         );
       }
-      return { ok: true, command: { kind: 'follow' } };
+      return { ok: true, command: { kind: 'notify', on: value === 'on' } };
+    }
 
     case 'unfollow':
       if (args.length > 0) return fail('`unfollow` takes nothing: this Slack channel stops following.');
@@ -270,6 +286,14 @@ function parseDigest(args: string[], fail: (error: string) => ParseResult): Pars
   switch (action.toLowerCase()) {
     case 'add': {
       let words = rest.join(' ').trim();
+      let filters: PostFilters | undefined;
+      const from = filtersStart(words);
+      if (from >= 0) {
+        const parsed = parseFilters(words.slice(from));
+        if (!parsed.ok) return fail(parsed.error);
+        filters = parsed.filters;
+        words = words.slice(0, from).trim();
+      }
       let tz: string | undefined;
       const zone = /\s+in\s+(\S+)$/i.exec(words);
       if (zone) {
@@ -287,6 +311,7 @@ function parseDigest(args: string[], fail: (error: string) => ParseResult): Pars
           pattern: schedule.pattern,
           label: schedule.label,
           ...(tz ? { tz } : {}),
+          ...(filters ? { filters } : {}),
         },
       };
     }

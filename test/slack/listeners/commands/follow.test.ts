@@ -27,7 +27,11 @@ describe('follow / unfollow', () => {
     expect(parseCommand('follow')).toEqual({ ok: true, command: { kind: 'follow' } });
     expect(parseCommand('UNFOLLOW')).toEqual({ ok: true, command: { kind: 'unfollow' } });
     const refused = parseCommand('follow #engineering');
-    expect(refused).toMatchObject({ ok: false, usage: '/collab follow' });
+    expect(refused).toMatchObject({
+      ok: false,
+      error: expect.stringContaining("I don't know the filter `#engineering`"),
+      usage: expect.stringContaining('/collab follow [unresolved] [no-apps]'),
+    });
     expect(parseCommand('folow')).toMatchObject({
       ok: false,
       error: expect.stringContaining('/collab follow'),

@@ -1,0 +1,9 @@
+import type { App } from '@slack/bolt';
+import { STEP_IDS } from '../../../jobs/workflowSteps.ts';
+import type { ListenerDeps } from '../../app.ts';
+import { workflowStepListener } from './workflowStep.ts';
+
+/** One `app.function` per Workflow Builder step (src/jobs/workflowSteps.ts). */
+export function registerFunctions(app: App, deps: ListenerDeps): void {
+  for (const callbackId of STEP_IDS) app.function(callbackId, workflowStepListener(deps, callbackId));
+}
