@@ -35,6 +35,15 @@ export const CONFIG_DOCS = {
   COLLAB_TIMEOUT_MS: 'Time to wait for the headers and body of an API answer. Default 10000.',
   COLLAB_OPTIONS_TIMEOUT_MS:
     'Time the channel/member pickers wait for the API (Slack allows 3 s). Default 1500.',
+  COLLAB_RATE_LIMIT:
+    'Requests per window the whole deployment sends to one service host, counted in Redis by every process. Default 500 (the service allows 500 per 30 s per client address).',
+  COLLAB_RATE_WINDOW_MS: 'The window of `COLLAB_RATE_LIMIT`. Default 30000.',
+  COLLAB_RATE_PERSON_RESERVE:
+    'Turns of each window kept for operations a person asked for; polls, digests and unfurls use the rest. Default 100.',
+  COLLAB_RATE_PAUSE_MS:
+    'How long every process holds back from a service host after it answered 429 without `Retry-After`. Default 5000.',
+  COLLAB_CONNECTIONS:
+    "Keep-alive connections of each service host's pool in one process. Default: `WORKER_CONCURRENCY`, at least 16.",
   REDIS_URL: 'Redis for the queue and state. Default `redis://127.0.0.1:6379`.',
   QUEUE_PREFIX: 'Prefix of every Redis key this app writes. Default `cs`.',
   PORT: 'HTTP port of the web role; Slack posts to `/slack/events`. Default 3000.',
@@ -101,6 +110,11 @@ const EnvSchema = z.object({
   COLLAB_CONNECT_TIMEOUT_MS: int(5000, 100, 120_000),
   COLLAB_TIMEOUT_MS: int(10_000, 100, 300_000),
   COLLAB_OPTIONS_TIMEOUT_MS: int(1500, 100, 2500),
+  COLLAB_RATE_LIMIT: int(500, 1, 1_000_000),
+  COLLAB_RATE_WINDOW_MS: int(30_000, 100, 3_600_000),
+  COLLAB_RATE_PERSON_RESERVE: int(100, 0, 1_000_000),
+  COLLAB_RATE_PAUSE_MS: int(5_000, 10, 600_000),
+  COLLAB_CONNECTIONS: z.coerce.number().int().min(1).max(4096).optional(),
   REDIS_URL: z.string().optional().default('redis://127.0.0.1:6379'),
   QUEUE_PREFIX: z
     .string()
@@ -183,6 +197,10 @@ export interface CollabConfig {
   connectTimeoutMs: number;
   timeoutMs: number;
   optionsTimeoutMs: number;
+  /** keep-alive pool size per service host (COLLAB_CONNECTIONS) */
+  connections: number;
+  /** the request budget per service host, shared through Redis (COLLAB_RATE_*) */
+  rate: { limit: number; windowMs: number; personReserve: number; pauseMs: number };
 }
 
 export interface Config {
@@ -281,6 +299,13 @@ export function loadConfig(env: Env = process.env): Config {
       connectTimeoutMs: e.COLLAB_CONNECT_TIMEOUT_MS,
       timeoutMs: e.COLLAB_TIMEOUT_MS,
       optionsTimeoutMs: e.COLLAB_OPTIONS_TIMEOUT_MS,
+      connections: e.COLLAB_CONNECTIONS ?? Math.max(16, e.WORKER_CONCURRENCY),
+      rate: {
+        limit: e.COLLAB_RATE_LIMIT,
+        windowMs: e.COLLAB_RATE_WINDOW_MS,
+        personReserve: Math.min(e.COLLAB_RATE_PERSON_RESERVE, e.COLLAB_RATE_LIMIT - 1),
+        pauseMs: e.COLLAB_RATE_PAUSE_MS,
+      },
     },
     redisUrl: e.REDIS_URL,
     prefix: e.QUEUE_PREFIX,

@@ -16,6 +16,7 @@ import type { Logger } from './logger.ts';
 import { opsRoutes, startOpsServer } from './ops/health.ts';
 import { createMetrics, type Metrics } from './ops/metrics.ts';
 import { buildSlackApp } from './slack/app.ts';
+import { createBudget } from './store/budget.ts';
 import { createCipher } from './store/crypto.ts';
 import { createStore, type Store } from './store/index.ts';
 import { multiWorkspace } from './store/multiWorkspace.ts';
@@ -60,7 +61,10 @@ export async function startBot(
   const queue = createOperationsQueue(producer, { prefix: config.prefix, ...config.worker });
   const metrics = createMetrics();
   metrics.watchQueue(queue.queue);
-  const collabSettings = { ...config.collab, onResponse: metrics.apiResponse };
+  // One request budget per service host, shared with every other process through Redis.
+  const budget = createBudget(producer, space, config.collab.rate);
+  metrics.watchBudget(budget, config.polling);
+  const collabSettings = { ...config.collab, onResponse: metrics.apiResponse, budget };
   const multi = config.install !== undefined;
   if (multi && (!store.installations || !store.connections)) {
     throw new TypeError('multi-workspace mode needs ENCRYPTION_KEY');
@@ -74,7 +78,7 @@ export async function startBot(
           slackApiUrl: config.slack.apiUrl,
           collab: collabSettings,
         })
-      : singleWorkspace(config, { onResponse: metrics.apiResponse }));
+      : singleWorkspace(config, { onResponse: metrics.apiResponse, budget }));
   const ops = { redis: producer, queue: queue.queue, metrics, maxWaiting: config.readyMaxWaiting };
   const schedules = createSchedules(queue.queue);
 
@@ -121,6 +125,7 @@ export async function startBot(
       processors,
       schedules,
       polling: config.polling,
+      budget,
       logger,
       settings: {
         prefix: config.prefix,
