@@ -43,11 +43,12 @@ export const CONFIG_DOCS = {
   COLLAB_RATE_PAUSE_MS:
     'How long every process holds back from a service host after it answered 429 without `Retry-After`. Default 5000.',
   COLLAB_CONNECTIONS:
-    "Keep-alive connections of each service host's pool in one process. Default: `WORKER_CONCURRENCY`, at least 16.",
+    "Keep-alive connections of each service host's pool in one process. Default: `WORKER_CONCURRENCY`.",
   REDIS_URL: 'Redis for the queue and state. Default `redis://127.0.0.1:6379`.',
   QUEUE_PREFIX: 'Prefix of every Redis key this app writes. Default `cs`.',
   PORT: 'HTTP port of the web role; Slack posts to `/slack/events`. Default 3000.',
-  WORKER_CONCURRENCY: 'Jobs one worker process runs at once. Default 16.',
+  WORKER_CONCURRENCY:
+    'Jobs one worker process runs at once. Default: enough to send the whole request budget with operations of up to 2 s each (`COLLAB_RATE_LIMIT` per second × 2), between 16 and 256: 34 with the default budget.',
   JOB_ATTEMPTS: 'Attempts of an operation before it is reported failed. Default 6.',
   JOB_BACKOFF_MS: 'First retry delay; doubles each attempt, with jitter. Default 1000.',
   JOB_LOCK_MS:
@@ -122,7 +123,7 @@ const EnvSchema = z.object({
     .optional()
     .default('cs'),
   PORT: int(3000, 0, 65_535),
-  WORKER_CONCURRENCY: int(16, 1, 1024),
+  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(1024).optional(),
   JOB_ATTEMPTS: int(6, 1, 50),
   JOB_BACKOFF_MS: int(1000, 10, 600_000),
   JOB_LOCK_MS: int(60_000, 1000, 600_000),
@@ -281,6 +282,8 @@ export function loadConfig(env: Env = process.env): Config {
       problems.push(`${name}: must be 32 bytes, written as 64 hex digits or 44 base64 characters.`);
   }
   if (problems.length > 0) throw new ConfigError(problems);
+  const concurrency =
+    e.WORKER_CONCURRENCY ?? defaultConcurrency(e.COLLAB_RATE_LIMIT, e.COLLAB_RATE_WINDOW_MS);
 
   return {
     role: e.ROLE,
@@ -299,7 +302,7 @@ export function loadConfig(env: Env = process.env): Config {
       connectTimeoutMs: e.COLLAB_CONNECT_TIMEOUT_MS,
       timeoutMs: e.COLLAB_TIMEOUT_MS,
       optionsTimeoutMs: e.COLLAB_OPTIONS_TIMEOUT_MS,
-      connections: e.COLLAB_CONNECTIONS ?? Math.max(16, e.WORKER_CONCURRENCY),
+      connections: e.COLLAB_CONNECTIONS ?? concurrency,
       rate: {
         limit: e.COLLAB_RATE_LIMIT,
         windowMs: e.COLLAB_RATE_WINDOW_MS,
@@ -311,7 +314,7 @@ export function loadConfig(env: Env = process.env): Config {
     prefix: e.QUEUE_PREFIX,
     port: e.PORT,
     worker: {
-      concurrency: e.WORKER_CONCURRENCY,
+      concurrency,
       attempts: e.JOB_ATTEMPTS,
       backoffMs: e.JOB_BACKOFF_MS,
       lockMs: e.JOB_LOCK_MS,
@@ -346,6 +349,15 @@ export function loadConfig(env: Env = process.env): Config {
     digestQuietNote: e.DIGEST_QUIET_NOTE,
     postUrlPattern: e.COLLAB_POST_URL_PATTERN,
   };
+}
+
+/**
+ * Jobs are I/O-bound: a slot is held for an operation's API and Slack calls (~0.1–2 s). Enough
+ * slots to send the whole request budget with operations of 2 s each; more would only wait for
+ * turns of the budget (Little's law: in flight = rate × time).
+ */
+export function defaultConcurrency(limit: number, windowMs: number): number {
+  return Math.min(256, Math.max(16, Math.ceil((limit / windowMs) * 1000 * 2)));
 }
 
 /** 32 bytes as 64 hex digits, or as base64 (padded or not). */
