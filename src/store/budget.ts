@@ -10,7 +10,7 @@
  *   `limit - personReserve`; a person's operation may use all of it. While a person's request
  *   waits for a turn, background requests wait too.
  * - Fair shares: once the person lane is half full, a workspace that has sent its share
- *   (the lane divided by the workspaces that sent in the window) waits while others go.
+ *   (the lane divided by the workspaces that sent or waited in the window) waits while others go.
  * - A 429 pauses the host for everyone (`Retry-After` when given, else `pauseMs`).
  * - Times are the processes' clocks (passed in, so one fake clock can drive a simulation): the
  *   processes of a deployment must keep their clocks in step (NTP) — a skew of s ms lets a
@@ -109,6 +109,11 @@ local function waitFor(key, n, limit)
 end
 if count >= laneLimit then
   local wait = waitFor(KEYS[1], count, laneLimit)
+  if person and team ~= '' then
+    -- a workspace that waits counts among those sharing the window's next turns
+    redis.call('ZADD', KEYS[5], now, team)
+    redis.call('PEXPIRE', KEYS[5], window)
+  end
   if person then
     -- held a little past the turn it waits for, so that the person comes back to take it
     local endAt = now + wait + 1000

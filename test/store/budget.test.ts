@@ -142,6 +142,21 @@ describe('request budget per service host', () => {
     expect(await turn(budget, 'person', 'T_QUIET')).toBe(false);
   });
 
+  it('a backlog that filled the window yields the freed turns to a workspace that waited', async () => {
+    prefix = `test-budget-${randomBytes(6).toString('hex')}`;
+    const clock = fakeClock(0);
+    const budget = await client({ limit: 10 }, clock);
+    for (let i = 0; i < 10; i++) {
+      clock.set(i * 1000);
+      expect(await turn(budget, 'person', 'T_BUSY')).toBe(true);
+    }
+    expect(await turn(budget, 'person', 'T_QUIET')).toBe(false);
+    // Five of the busy workspace's turns leave the window: it has had its half, the other goes.
+    clock.set(WINDOW + 4000);
+    expect(await turn(budget, 'person', 'T_BUSY')).toBe(false);
+    expect(await turn(budget, 'person', 'T_QUIET')).toBe(true);
+  });
+
   it('stretches every poller evenly when the polls ask for more than the background lane gives', async () => {
     prefix = `test-budget-${randomBytes(6).toString('hex')}`;
     const clock = fakeClock(0);
