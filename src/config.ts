@@ -41,7 +41,7 @@ export const CONFIG_DOCS = {
   COLLAB_RATE_PERSON_RESERVE:
     'Turns of each window kept for operations a person asked for; polls, digests and unfurls use the rest. Default 100.',
   COLLAB_RATE_PAUSE_MS:
-    'How long every process holds back from a service host after it answered 429 without `Retry-After`. Default 5000.',
+    'How long every process holds back from a service host after it answered 429 (a shorter `Retry-After` shortens it; the refused operation itself waits the whole `Retry-After`). Default 5000.',
   COLLAB_CONNECTIONS:
     "Keep-alive connections of each service host's pool in one process. Default: `WORKER_CONCURRENCY`.",
   REDIS_URL: 'Redis for the queue and state. Default `redis://127.0.0.1:6379`.',

@@ -11,7 +11,8 @@
  *   waits for a turn, background requests wait too.
  * - Fair shares: once the person lane is half full, a workspace that has sent its share
  *   (the lane divided by the workspaces that sent or waited in the window) waits while others go.
- * - A 429 pauses the host for everyone (`Retry-After` when given, else `pauseMs`).
+ * - A 429 pauses the host for everyone, briefly: `pauseMs` (or `Retry-After` when shorter); the
+ *   refused job itself waits the whole `Retry-After` (worker.ts).
  * - Times are the processes' clocks (passed in, so one fake clock can drive a simulation): the
  *   processes of a deployment must keep their clocks in step (NTP) — a skew of s ms lets a
  *   window hold the requests of s ms more.
@@ -36,7 +37,7 @@ export interface BudgetSettings {
   windowMs: number;
   /** turns of each window only a person's operation may take (COLLAB_RATE_PERSON_RESERVE) */
   personReserve: number;
-  /** how long a 429 without Retry-After pauses the host (COLLAB_RATE_PAUSE_MS) */
+  /** how long a 429 pauses the host (COLLAB_RATE_PAUSE_MS; a shorter Retry-After shortens it) */
   pauseMs: number;
   /** how long a request outside any scope waits for a turn before it fails as rate limited */
   maxWaitMs?: number;
@@ -79,7 +80,7 @@ export interface HostBudget extends RequestBudget {
 /**
  * KEYS: log, pause, personWaiting, teamLog, teams, bgCount
  * ARGV: now, windowMs, laneLimit, personLane (1/0), team, member, personLimit
- * Answers 0 (take the turn) or the ms to wait.
+ * Answers {0 (the turn is taken) or the ms to wait, the time the log counts it at}.
  */
 const TAKE = `
 local now = tonumber(ARGV[1])
@@ -93,11 +94,16 @@ local function untilNow(key)
   local at = tonumber(redis.call('GET', key) or '0')
   return at - now
 end
+-- Time never runs backwards in the log: a request stamped a little earlier by another process's
+-- clock counts as sent at the newest time seen (else the trim below would already have dropped
+-- turns its window still holds).
+local newest = redis.call('ZRANGE', KEYS[1], -1, -1, 'WITHSCORES')
+if newest[2] and tonumber(newest[2]) > now then now = tonumber(newest[2]) end
 local paused = untilNow(KEYS[2])
-if paused > 0 then return paused end
+if paused > 0 then return {paused, now} end
 if not person then
   local waiting = untilNow(KEYS[3])
-  if waiting > 0 then return waiting end
+  if waiting > 0 then return {waiting, now} end
 end
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
 local count = redis.call('ZCARD', KEYS[1])
@@ -121,7 +127,7 @@ if count >= laneLimit then
       redis.call('SET', KEYS[3], tostring(endAt), 'PX', window)
     end
   end
-  return wait
+  return {wait, now}
 end
 if person and team ~= '' then
   redis.call('ZREMRANGEBYSCORE', KEYS[5], '-inf', now - window)
@@ -131,7 +137,7 @@ if person and team ~= '' then
     if not redis.call('ZSCORE', KEYS[5], team) then active = active + 1 end
     local share = math.ceil(personLimit / active)
     local mine = redis.call('ZCARD', KEYS[4])
-    if mine >= share then return waitFor(KEYS[4], mine, share) end
+    if mine >= share then return {waitFor(KEYS[4], mine, share), now} end
   end
   redis.call('ZADD', KEYS[4], now, member)
   redis.call('PEXPIRE', KEYS[4], window)
@@ -144,7 +150,7 @@ if not person then
   redis.call('INCR', KEYS[6])
   redis.call('PEXPIRE', KEYS[6], window * 2)
 end
-return 0
+return {0, now}
 `;
 
 /**
@@ -174,6 +180,7 @@ if redis.call('HEXISTS', KEYS[7], poller) == 0 then
 else
   credit = tonumber(redis.call('HINCRBYFLOAT', KEYS[7], poller, 1 / stretch))
 end
+redis.call('PEXPIRE', KEYS[7], 86400000)
 if credit >= 1 then
   redis.call('HSET', KEYS[7], poller, tostring(credit - 1))
   redis.call('INCR', KEYS[5])
@@ -199,7 +206,7 @@ declare module 'ioredis' {
       team: string,
       member: string,
       personLimit: number,
-    ): Result<number, Context>;
+    ): Result<[number, number], Context>;
     budgetPollTurn(
       ticks: string,
       ticksPrev: string,
@@ -263,7 +270,7 @@ export function createBudget(
     const at = now();
     const member = `${at}-${unique}-${sequence++}`;
     const window = Math.floor(at / settings.windowMs);
-    const waitMs = await redis.budgetTake(
+    const [waitMs, loggedAt] = await redis.budgetTake(
       k.log,
       k.pause,
       k.personWaiting,
@@ -278,7 +285,7 @@ export function createBudget(
       member,
       settings.limit,
     );
-    if (Number(waitMs) <= 0) deps.onTaken?.(host, scope.lane, at);
+    if (Number(waitMs) <= 0) deps.onTaken?.(host, scope.lane, Number(loggedAt));
     return Number(waitMs);
   }
 
@@ -305,7 +312,8 @@ export function createBudget(
     },
     async refused(host, retryAfterMs) {
       const k = budgetKeys(space, host);
-      const pauseMs = Math.max(1, retryAfterMs ?? settings.pauseMs);
+      // Brief: the refused job itself waits the whole Retry-After; the host only holds back a moment.
+      const pauseMs = Math.max(1, Math.min(retryAfterMs ?? settings.pauseMs, settings.pauseMs));
       // The key holds when the pause ends (the clock every process compares with); it expires later.
       await redis.set(k.pause, String(now() + pauseMs), 'PX', pauseMs + settings.windowMs);
     },

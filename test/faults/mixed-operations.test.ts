@@ -78,6 +78,8 @@ describe(`fault suite: ${OPS} operations, ${KILLS} worker kills, a Redis restart
       REDIS_URL: redis.url,
       QUEUE_PREFIX: prefix,
       JOB_BACKOFF_MS: '100',
+      // Its 429s are random, not a spent budget: a short host-wide pause, like the backoff.
+      COLLAB_RATE_PAUSE_MS: '100',
       JOB_ATTEMPTS: '6',
       JOB_LOCK_MS: '4000',
       WORKER_CONCURRENCY: '16',
