@@ -9,6 +9,9 @@
  * 1. throughput: `--jobs` resolvePost operations are enqueued (paused queue), N worker processes
  *    (`src/main.ts --role=worker`, real processors) start, the queue resumes, and the clock runs
  *    until the queue is empty. Operations/s per worker process, at each concurrency.
+ *    Beside each, the floor (bench/floor-worker.ts): a bare BullMQ worker in its own process doing
+ *    only the processor's two calls (the API's resolve, the response_url post), at the same
+ *    concurrency on the same jobs; the worker's share of its floor is printed.
  * 2. scaling: the same with 1, 2 and 4 worker processes at concurrency 16.
  * 3. queue overhead: one operation at a time, a direct client call vs enqueue → BullMQ worker
  *    (in this process, the same client call as its processor) → completed.
@@ -17,6 +20,7 @@
  *    (MONITOR, scripts' inner commands excluded) against the floor of one round trip per enqueue.
  * Results are appended to BENCHMARKS.md.
  */
+import { type ChildProcess, fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { appendFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
@@ -116,6 +120,9 @@ function workerEnv(prefix: string, concurrency: number): Record<string, string> 
     REDIS_URL: redisServer.url,
     QUEUE_PREFIX: prefix,
     WORKER_CONCURRENCY: String(concurrency),
+    // The emulator has no rate limit: the budget is opened so that it measures the worker, not
+    // the service's 500 requests per 30 s (its Redis round trip per request is still paid).
+    COLLAB_RATE_LIMIT: '1000000',
     // the worker role's /healthz server on a free port
     PORT: '0',
   };
@@ -139,7 +146,24 @@ async function fill(queue: OperationsQueue, jobs: number) {
   return jobs / ((performance.now() - started) / 1000);
 }
 
+/** The floor worker (bench/floor-worker.ts) as a child; resolves once it takes jobs. */
+async function startFloorChild(env: Record<string, string>): Promise<ChildProcess> {
+  const child = fork(new URL('./floor-worker.ts', import.meta.url), [], {
+    env: { ...process.env, ...env },
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  await new Promise<void>((resolve, reject) => {
+    child.once('message', () => resolve());
+    child.once('exit', (code) => reject(new Error(`the floor worker exited (${String(code)})`)));
+  });
+  child.removeAllListeners('exit');
+  return child;
+}
+
 interface Throughput {
+  /** `bot` (src/main.ts --role=worker) or `floor` (bench/floor-worker.ts) */
+  variant: 'bot' | 'floor';
   processes: number;
   concurrency: number;
   opsPerSecond: number;
@@ -152,7 +176,11 @@ interface Throughput {
   peakRssMb: number;
 }
 
-async function throughput(processes: number, concurrency: number): Promise<Throughput> {
+async function throughput(
+  processes: number,
+  concurrency: number,
+  variant: 'bot' | 'floor' = 'bot',
+): Promise<Throughput> {
   const prefix = `bw-${randomBytes(4).toString('hex')}`;
   const producer = connectRedis(redisServer.url, 'producer');
   await whenReady(producer, 10_000);
@@ -163,7 +191,9 @@ async function throughput(processes: number, concurrency: number): Promise<Throu
   const s1 = await commandStats();
   const children = await Promise.all(
     Array.from({ length: processes }, () =>
-      startWorkerChild(workerEnv(prefix, concurrency), RUNTIME, NODE_ARGS),
+      variant === 'floor'
+        ? startFloorChild(workerEnv(prefix, concurrency))
+        : startWorkerChild(workerEnv(prefix, concurrency), RUNTIME, NODE_ARGS),
     ),
   );
   const idle = await Promise.all(children.map((c) => rssMb(c.pid)));
@@ -186,6 +216,7 @@ async function throughput(processes: number, concurrency: number): Promise<Throu
   producer.disconnect();
   const opsPerSecond = JOBS / seconds;
   const result: Throughput = {
+    variant,
     processes,
     concurrency,
     opsPerSecond,
@@ -198,7 +229,7 @@ async function throughput(processes: number, concurrency: number): Promise<Throu
     peakRssMb: Math.max(...peaks),
   };
   log(
-    `${processes} process(es) × concurrency ${concurrency}: ${round(opsPerSecond, 0)} ops/s (${round(result.perProcess, 0)} per process), failed ${failed}, worker RSS idle ${round(result.idleRssMb, 0)} MB peak ${round(result.peakRssMb, 0)} MB`,
+    `${variant}: ${processes} process(es) × concurrency ${concurrency}: ${round(opsPerSecond, 0)} ops/s (${round(result.perProcess, 0)} per process), failed ${failed}, worker RSS idle ${round(result.idleRssMb, 0)} MB peak ${round(result.peakRssMb, 0)} MB`,
   );
   return result;
 }
@@ -307,7 +338,16 @@ function countBy(values: string[]): Map<string, number> {
 
 try {
   const byConcurrency: Throughput[] = [];
-  for (const c of CONCURRENCIES) byConcurrency.push(await throughput(1, c));
+  const floors: Throughput[] = [];
+  for (const c of CONCURRENCIES) {
+    const bot = await throughput(1, c);
+    const floor = await throughput(1, c, 'floor');
+    byConcurrency.push(bot);
+    floors.push(floor);
+    log(
+      `concurrency ${c}: the worker does ${round((100 * bot.opsPerSecond) / floor.opsPerSecond, 0)} % of its floor`,
+    );
+  }
   const scaling: Throughput[] = [];
   for (const p of PROCESSES) scaling.push(await throughput(p, 16));
   const over = await overhead();
@@ -320,12 +360,18 @@ try {
     `Command: \`npm run bench:worker -- --jobs ${JOBS} --concurrency ${CONCURRENCIES.join(',')} --processes ${PROCESSES.join(',')} --runtime ${RUNTIME} --overhead ${OVERHEAD_OPS}\``,
     `Operation: resolvePost through the real processor (API call, step log, outcome to response_url).`,
     '',
-    '| worker processes | concurrency | jobs | failed | ops/s (all) | ops/s per process | enqueues/s | Redis cmds per enqueue (incl. in scripts) | Redis cmds per op in the worker (incl. in scripts) | worker RSS idle MB | worker RSS peak MB |',
-    '|---|---|---|---|---|---|---|---|---|---|---|',
-    ...[...byConcurrency, ...scaling].map(
+    '| worker | worker processes | concurrency | jobs | failed | ops/s (all) | ops/s per process | enqueues/s | Redis cmds per enqueue (incl. in scripts) | Redis cmds per op in the worker (incl. in scripts) | worker RSS idle MB | worker RSS peak MB |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|',
+    ...[...byConcurrency, ...floors, ...scaling].map(
       (r) =>
-        `| ${r.processes} | ${r.concurrency} | ${JOBS} | ${r.failed} | ${round(r.opsPerSecond, 0)} | ${round(r.perProcess, 0)} | ${round(r.enqueuePerSecond, 0)} | ${round(r.enqueueCommands.total, 2)} | ${round(r.workerCommands.total, 2)} | ${round(r.idleRssMb, 0)} | ${round(r.peakRssMb, 0)} |`,
+        `| ${r.variant} | ${r.processes} | ${r.concurrency} | ${JOBS} | ${r.failed} | ${round(r.opsPerSecond, 0)} | ${round(r.perProcess, 0)} | ${round(r.enqueuePerSecond, 0)} | ${round(r.enqueueCommands.total, 2)} | ${round(r.workerCommands.total, 2)} | ${round(r.idleRssMb, 0)} | ${round(r.peakRssMb, 0)} |`,
     ),
+    '',
+    `The worker's share of its floor (same jobs, same concurrency, one process each): ${byConcurrency
+      .map(
+        (r, i) => `c${r.concurrency} ${round((100 * r.opsPerSecond) / (floors[i]?.opsPerSecond ?? 1), 0)} %`,
+      )
+      .join(', ')}.`,
     '',
     `Commandstats per operation, worker phase at concurrency 16 (top): ${byConcurrency.find((r) => r.concurrency === 16)?.workerCommands.top ?? scaling[0]?.workerCommands.top ?? '–'}.`,
     `Commandstats per enqueue (top): ${byConcurrency[0]?.enqueueCommands.top ?? '–'}.`,

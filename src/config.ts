@@ -38,6 +38,15 @@ export const CONFIG_DOCS = {
   COLLAB_TIMEOUT_MS: 'Time to wait for the headers and body of an API answer. Default 10000.',
   COLLAB_OPTIONS_TIMEOUT_MS:
     'Time the channel/member pickers wait for the API (Slack allows 3 s). Default 1500.',
+  COLLAB_RATE_LIMIT:
+    'Requests per window the whole deployment sends to one service host, counted in Redis by every process. Default 500 (the service allows 500 per 30 s per client address).',
+  COLLAB_RATE_WINDOW_MS: 'The window of `COLLAB_RATE_LIMIT`. Default 30000.',
+  COLLAB_RATE_PERSON_RESERVE:
+    'Turns of each window kept for operations a person asked for; polls, digests and unfurls use the rest. Default 100.',
+  COLLAB_RATE_PAUSE_MS:
+    'How long every process holds back from a service host after it answered 429 (a shorter `Retry-After` shortens it; the refused operation itself waits the whole `Retry-After`). Default 5000.',
+  COLLAB_CONNECTIONS:
+    "Keep-alive connections of each service host's pool in one process. Default: `WORKER_CONCURRENCY`.",
   REDIS_URL: 'Redis for the queue and state. Default `redis://127.0.0.1:6379`.',
   QUEUE_PREFIX: 'Prefix of every Redis key this app writes. Default `cs`.',
   REDIS_ALLOW_VOLATILE:
@@ -52,7 +61,8 @@ export const CONFIG_DOCS = {
   HTTP_MAX_CONNECTIONS: 'Web role: open connections at most; more are closed at once. Default 1000.',
   SANDBOX:
     '`npm start` only, never under `NODE_ENV=production`: `collab` pairs the configured Slack with the emulated service, `slack` the local Slack stand-in with the configured service, `all` emulates both.',
-  WORKER_CONCURRENCY: 'Jobs one worker process runs at once. Default 16.',
+  WORKER_CONCURRENCY:
+    'Jobs one worker process runs at once. Default: enough to send the whole request budget with operations of up to 2 s each (`COLLAB_RATE_LIMIT` per second × 2), between 16 and 256: 34 with the default budget.',
   JOB_ATTEMPTS: 'Attempts of an operation before it is reported failed. Default 6.',
   JOB_BACKOFF_MS: 'First retry delay; doubles each attempt, with jitter. Default 1000.',
   JOB_LOCK_MS:
@@ -138,6 +148,11 @@ const EnvSchema = z.object({
   COLLAB_CONNECT_TIMEOUT_MS: int(5000, 100, 120_000),
   COLLAB_TIMEOUT_MS: int(10_000, 100, 300_000),
   COLLAB_OPTIONS_TIMEOUT_MS: int(1500, 100, 2500),
+  COLLAB_RATE_LIMIT: int(500, 1, 1_000_000),
+  COLLAB_RATE_WINDOW_MS: int(30_000, 100, 3_600_000),
+  COLLAB_RATE_PERSON_RESERVE: int(100, 0, 1_000_000),
+  COLLAB_RATE_PAUSE_MS: int(5_000, 10, 600_000),
+  COLLAB_CONNECTIONS: z.coerce.number().int().min(1).max(4096).optional(),
   REDIS_URL: z.string().optional().default('redis://127.0.0.1:6379'),
   QUEUE_PREFIX: z
     .string()
@@ -155,7 +170,7 @@ const EnvSchema = z.object({
   HTTP_MAX_CONNECTIONS: int(1000, 1, 1_000_000),
   // Read by `npm start` (src/sandbox/mode.ts) only; the bot ignores it.
   SANDBOX: optionalText,
-  WORKER_CONCURRENCY: int(16, 1, 1024),
+  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(1024).optional(),
   JOB_ATTEMPTS: int(6, 1, 50),
   JOB_BACKOFF_MS: int(1000, 10, 600_000),
   JOB_LOCK_MS: int(60_000, 1000, 600_000),
@@ -240,6 +255,10 @@ export interface CollabConfig {
   optionsTimeoutMs: number;
   /** hosts and CIDRs a service URL entered on the connect form may resolve to although not public */
   allowedHosts: string[];
+  /** keep-alive pool size per service host (COLLAB_CONNECTIONS) */
+  connections: number;
+  /** the request budget per service host, shared through Redis (COLLAB_RATE_*) */
+  rate: { limit: number; windowMs: number; personReserve: number; pauseMs: number };
 }
 
 /** Limits of the web role's HTTP server (node:http). */
@@ -341,6 +360,8 @@ export function loadConfig(env: Env = process.env): Config {
   if (e.JOBS_DASHBOARD_PASSWORD !== undefined && e.JOBS_DASHBOARD_PASSWORD.length < 16)
     problems.push('JOBS_DASHBOARD_PASSWORD: must be at least 16 characters.');
   if (problems.length > 0) throw new ConfigError(problems);
+  const concurrency =
+    e.WORKER_CONCURRENCY ?? defaultConcurrency(e.COLLAB_RATE_LIMIT, e.COLLAB_RATE_WINDOW_MS);
 
   return {
     role: e.ROLE,
@@ -360,6 +381,13 @@ export function loadConfig(env: Env = process.env): Config {
       timeoutMs: e.COLLAB_TIMEOUT_MS,
       optionsTimeoutMs: e.COLLAB_OPTIONS_TIMEOUT_MS,
       allowedHosts: e.COLLAB_ALLOWED_HOSTS,
+      connections: e.COLLAB_CONNECTIONS ?? concurrency,
+      rate: {
+        limit: e.COLLAB_RATE_LIMIT,
+        windowMs: e.COLLAB_RATE_WINDOW_MS,
+        personReserve: Math.min(e.COLLAB_RATE_PERSON_RESERVE, e.COLLAB_RATE_LIMIT - 1),
+        pauseMs: e.COLLAB_RATE_PAUSE_MS,
+      },
     },
     redisUrl: e.REDIS_URL,
     redisDurability: { production: e.NODE_ENV === 'production', allowVolatile: e.REDIS_ALLOW_VOLATILE },
@@ -372,7 +400,7 @@ export function loadConfig(env: Env = process.env): Config {
       maxConnections: e.HTTP_MAX_CONNECTIONS,
     },
     worker: {
-      concurrency: e.WORKER_CONCURRENCY,
+      concurrency,
       attempts: e.JOB_ATTEMPTS,
       backoffMs: e.JOB_BACKOFF_MS,
       lockMs: e.JOB_LOCK_MS,
@@ -428,6 +456,15 @@ function isAllowedHostEntry(entry: string): boolean {
   return (
     version !== 0 || /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*\.?$/i.test(address)
   );
+}
+
+/**
+ * Jobs are I/O-bound: a slot is held for an operation's API and Slack calls (~0.1–2 s). Enough
+ * slots to send the whole request budget with operations of 2 s each; more would only wait for
+ * turns of the budget (Little's law: in flight = rate × time).
+ */
+export function defaultConcurrency(limit: number, windowMs: number): number {
+  return Math.min(256, Math.max(16, Math.ceil((limit / windowMs) * 1000 * 2)));
 }
 
 /** 32 bytes as 64 hex digits, or as base64 (padded or not). */

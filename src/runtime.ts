@@ -20,6 +20,7 @@ import { createMetrics, type Metrics } from './ops/metrics.ts';
 import { limitConnections, serverOptions } from './ops/serverLimits.ts';
 import { startTracing, type Tracing } from './ops/tracing.ts';
 import { buildSlackApp } from './slack/app.ts';
+import { createBudget } from './store/budget.ts';
 import { createCipher } from './store/crypto.ts';
 import { checkDurability } from './store/durability.ts';
 import { createStore, type Store } from './store/index.ts';
@@ -99,6 +100,9 @@ export async function startBot(
   const metrics = createMetrics();
   metrics.watchQueue(queue.queue);
   metrics.watchRedis(producer);
+  // One request budget per service host, shared with every other process through Redis.
+  const budget = createBudget(producer, space, config.collab.rate);
+  metrics.watchBudget(budget, config.polling);
   const multi = config.install !== undefined;
   // Service URLs entered by workspace admins must be public (or allowed by the operator); the
   // operator's own COLLAB_API_URL (single-workspace mode) is trusted as configured.
@@ -108,7 +112,12 @@ export async function startBot(
         ...(options.resolve ? { resolve: options.resolve } : {}),
       })
     : undefined;
-  const collabSettings = { ...config.collab, onResponse: metrics.apiResponse, ...(guard ? { guard } : {}) };
+  const collabSettings = {
+    ...config.collab,
+    onResponse: metrics.apiResponse,
+    budget,
+    ...(guard ? { guard } : {}),
+  };
   if (multi && (!store.installations || !store.connections)) {
     throw new TypeError('multi-workspace mode needs ENCRYPTION_KEY');
   }
@@ -121,7 +130,7 @@ export async function startBot(
           slackApiUrl: config.slack.apiUrl,
           collab: collabSettings,
         })
-      : singleWorkspace(config, { onResponse: metrics.apiResponse }));
+      : singleWorkspace(config, { onResponse: metrics.apiResponse, budget }));
   const ops = {
     redis: producer,
     queue: queue.queue,
@@ -188,6 +197,7 @@ export async function startBot(
       processors,
       schedules,
       polling: config.polling,
+      budget,
       logger,
       settings: {
         prefix: config.prefix,

@@ -63,7 +63,7 @@ describe('configuration', () => {
     expect(config.port).toBe(3000);
     expect(config.redisUrl).toBe('redis://127.0.0.1:6379');
     expect(config.slack.slashCommand).toBe('/collab');
-    expect(config.worker).toEqual({ concurrency: 16, attempts: 6, backoffMs: 1000, lockMs: 60_000 });
+    expect(config.worker).toEqual({ concurrency: 34, attempts: 6, backoffMs: 1000, lockMs: 60_000 });
   });
 
   it('needs no signing secret in Socket Mode', () => {

@@ -8,6 +8,7 @@
  */
 import type { Dispatcher } from 'undici';
 import type { z } from 'zod';
+import type { RequestBudget } from './budget.ts';
 import type { CollabErrorKind } from './errors.ts';
 import { createHttp, type HttpMethod, type Timeouts } from './http.ts';
 import { compact, pathParam, validate } from './inputs.ts';
@@ -60,6 +61,8 @@ export interface CollabClientOptions {
   dispatcher?: Dispatcher;
   /** Checks the address of every connection (URLs entered by workspace admins); see outbound.ts. */
   guard?: OutboundGuard;
+  /** The request budget of the service host (shared by every process); none: unlimited. */
+  budget?: RequestBudget;
   /** Metrics hook, called once per HTTP exchange; carries no key. Its errors are ignored. */
   onResponse?: (event: {
     operation: string;

@@ -10,6 +10,7 @@
 import { performance } from 'node:perf_hooks';
 import { buildConnector, type Dispatcher, Pool, request } from 'undici';
 import type { z } from 'zod';
+import { currentBudgetScope, type RequestBudget } from './budget.ts';
 import {
   type CollabError,
   type CollabErrorKind,
@@ -50,6 +51,8 @@ export interface HttpOptions {
   onResponse?: (event: ResponseEvent) => void;
   /** Checks the address of every connection (URLs entered by workspace admins); see outbound.ts. */
   guard?: OutboundGuard;
+  /** The request budget of the service host: asked before every request, told of every 429. */
+  budget?: RequestBudget;
 }
 
 export interface Exchange<T> {
@@ -155,11 +158,27 @@ export function createHttp(options: HttpOptions): Http {
     return { status, value: parseBody(call, status, text, redact) };
   }
 
+  const budget = options.budget;
+  const host = new URL(base.origin).host;
+  /** The exchange, within the host's request budget (budget.ts): its turn first, a 429 told. */
+  async function budgeted<T>(call: Exchange<T>): Promise<{ status: number; value: T }> {
+    try {
+      return await exchange(call);
+    } catch (error) {
+      if (budget && isCollabError(error) && error.status === 429) {
+        await budget.refused(host, error.retryAfterMs).catch(() => {});
+      }
+      throw error;
+    }
+  }
+
   return {
     async send<T>(call: Exchange<T>): Promise<T> {
+      // The wait for a turn is not the service's latency: it is not in the metrics.
+      if (budget) await budget.take(host, call.operation, currentBudgetScope(), call.signal);
       const started = performance.now();
       try {
-        const { status, value } = await exchange(call);
+        const { status, value } = await budgeted(call);
         report({
           operation: call.operation,
           method: call.method,

@@ -22,6 +22,8 @@ export interface ProcessorContext {
   schedules: Schedules;
   /** intervals of feed and thread polling (FEED_POLL_INTERVAL_MS, THREAD_POLL_*_MS) */
   polling: PollingSettings;
+  /** how much the request budget stretches polling intervals now (1: as configured); absent: 1 */
+  pollStretch?: (() => Promise<number>) | undefined;
   /** run an effect once across retries and restarts (see steps.ts) */
   once: Once;
   logger: Logger;

@@ -10,8 +10,10 @@
  * A processor's effects go through `once` (steps.ts), so a re-run never repeats a write.
  */
 import { DelayedError, type Job, type Telemetry, UnrecoverableError, Worker } from 'bullmq';
+import { type BudgetLane, withBudgetScope } from '../collab/budget.ts';
 import { isCollabError } from '../collab/errors.ts';
 import type { Logger } from '../logger.ts';
+import type { HostBudget } from '../store/budget.ts';
 import type { Store } from '../store/index.ts';
 import type { Redis } from '../store/redis.ts';
 import { NOT_CONNECTED, type Workspaces } from '../store/workspaces.ts';
@@ -54,12 +56,20 @@ export interface WorkerDeps {
   schedules: Schedules;
   /** polling intervals; default DEFAULT_POLLING */
   polling?: PollingSettings;
+  /** the request budget per service host; polls skip ticks when it is short (store/budget.ts) */
+  budget?: HostBudget;
   logger: Logger;
   settings: WorkerSettings;
   now?: () => number;
   /** operator options of features (digests' quiet note, the post url pattern, the slash command) */
   features?: ProcessorFeatures;
 }
+
+/** How long a job waits for a turn of the request budget before it is delayed instead (frees its slot). */
+const BUDGET_WAIT_MS: Record<BudgetLane, number> = { person: 10_000, background: 5_000 };
+
+/** Scheduler ticks that poll: each asks the budget for its turn, and skips it when it has none. */
+const POLLS = new Set(['pollFeed', 'pollThread']);
 
 /** How many extra runs a job in doubt gets after its last attempt (see onFailure). */
 const MAX_SETTLE_RUNS = 3;
@@ -125,18 +135,29 @@ export function createWorker(deps: WorkerDeps): Worker {
         outcomes,
         schedules: deps.schedules,
         polling: deps.polling ?? DEFAULT_POLLING,
+        pollStretch: async () => {
+          const host = workspace.collabHost;
+          return deps.budget && host ? (await deps.budget.status(host)).stretch : 1;
+        },
         once: steps.once,
         logger: logger.child({ jobId: job.id, operation }),
         isRerun: job.attemptsStarted > 1 || job.stalledCounter > 0,
         signal,
         features: deps.features,
       };
+      // Jobs a person asked for take the budget's person lane; ticks of schedules the background's.
+      const lane: BudgetLane = origin ? 'person' : 'background';
+      if (deps.budget && workspace.collabHost && POLLS.has(operation)) {
+        // One poller per followed channel or mirrored thread, however its tick was enqueued.
+        const polled = data as { slackChannel?: string; threadId?: string };
+        const poller = `${operation}:${teamId}:${polled.slackChannel ?? polled.threadId ?? ''}`;
+        const turn = await deps.budget.pollTurn(workspace.collabHost, poller);
+        if (!turn.run) return;
+      }
       try {
         // The processor registry is keyed by operation; the cast ties the two together.
-        await (deps.processors[operation] as (d: typeof data, c: ProcessorContext) => Promise<void>)(
-          data,
-          ctx,
-        );
+        const run = deps.processors[operation] as (d: typeof data, c: ProcessorContext) => Promise<void>;
+        await withBudgetScope({ lane, teamId, maxWaitMs: BUDGET_WAIT_MS[lane] }, () => run(data, ctx));
       } catch (error) {
         await onFailure(job, token, error, origin, ctx, steps);
       }

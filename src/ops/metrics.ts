@@ -12,6 +12,19 @@ import type { Redis } from '../store/redis.ts';
 
 type ResponseEvent = Parameters<NonNullable<CollabClientOptions['onResponse']>>[0];
 
+/** What /metrics reads of the request budget (store/budget.ts). */
+export interface BudgetView {
+  hosts(): string[];
+  status(host: string): Promise<{ used: number; limit: number; pausedMs: number; stretch: number }>;
+}
+
+/** The configured polling intervals, stretched by the budget's factor. */
+export interface PollingIntervals {
+  feedIntervalMs: number;
+  threadActiveMs: number;
+  threadIdleMs: number;
+}
+
 export const QUEUE_STATES = ['waiting', 'active', 'delayed', 'prioritized', 'failed'] as const;
 
 export interface Metrics {
@@ -26,6 +39,8 @@ export interface Metrics {
   watchQueue(queue: Queue): void;
   /** reports whether this Redis answers a PING, on every scrape */
   watchRedis(redis: Redis): void;
+  /** reports the request budget of every service host this process sent to, on every scrape */
+  watchBudget(budget: BudgetView, polling?: PollingIntervals): void;
   render(): Promise<string>;
   contentType: string;
 }
@@ -125,9 +140,79 @@ export function createMetrics(options: { defaults?: boolean; now?: () => number 
       this.set(up ? 1 : 0);
     },
   });
+  const budgets: { budget: BudgetView; polling: PollingIntervals | undefined }[] = [];
+  const budgetGauge = (
+    name: string,
+    help: string,
+    labelNames: string[],
+    read: (row: BudgetRow) => number[],
+  ) =>
+    new Gauge({
+      name,
+      help,
+      labelNames,
+      registers: [registry],
+      async collect() {
+        this.reset();
+        for (const row of await budgetRows()) {
+          const values = read(row);
+          if (labelNames.includes('kind')) {
+            const kinds = ['feed', 'thread_active', 'thread_idle'];
+            for (const [i, v] of values.entries()) this.set({ host: row.host, kind: kinds[i]! }, v);
+          } else this.set({ host: row.host }, values[0]!);
+        }
+      },
+    });
+  type BudgetRow = Awaited<ReturnType<BudgetView['status']>> & { host: string; polling?: PollingIntervals };
+  async function budgetRows(): Promise<BudgetRow[]> {
+    const rows: BudgetRow[] = [];
+    for (const { budget, polling } of budgets) {
+      for (const host of budget.hosts()) {
+        try {
+          rows.push({ ...(await budget.status(host)), host, ...(polling ? { polling } : {}) });
+        } catch {
+          // Redis away: /readyz says so; the scrape still answers.
+        }
+      }
+    }
+    return rows;
+  }
+  budgetGauge(
+    'collab_slack_budget_requests',
+    'Requests sent to the service host in the last budget window, by every process',
+    ['host'],
+    (r) => [r.used],
+  );
+  budgetGauge('collab_slack_budget_limit', 'Requests allowed per budget window', ['host'], (r) => [r.limit]);
+  budgetGauge(
+    'collab_slack_budget_paused_seconds',
+    'How long the host stays paused after a 429 (0: not paused)',
+    ['host'],
+    (r) => [r.pausedMs / 1000],
+  );
+  budgetGauge(
+    'collab_slack_poll_stretch',
+    'Factor by which every polling interval is stretched to keep within the budget (1: as configured)',
+    ['host'],
+    (r) => [r.stretch],
+  );
+  budgetGauge(
+    'collab_slack_poll_effective_interval_seconds',
+    'Polling interval in effect, by kind (feed, thread_active, thread_idle)',
+    ['host', 'kind'],
+    (r) =>
+      r.polling
+        ? [r.polling.feedIntervalMs, r.polling.threadActiveMs, r.polling.threadIdleMs].map(
+            (ms) => (ms * r.stretch) / 1000,
+          )
+        : [],
+  );
 
   return {
     registry,
+    watchBudget(budget, polling) {
+      budgets.push({ budget, polling });
+    },
     ack(surface, seconds) {
       acks.inc({ surface });
       ackSeconds.observe({ surface }, seconds);

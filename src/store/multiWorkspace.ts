@@ -13,6 +13,7 @@ import type { RedisInstallationStore } from './installations.ts';
 import {
   type CollabClientSettings,
   collabClientFor,
+  collabHostOf,
   slackWebClient,
   type Workspace,
   type Workspaces,
@@ -30,6 +31,7 @@ interface Cached {
   botToken: string;
   collab: CollabClient;
   slack: WebClient;
+  collabHost: string | undefined;
 }
 
 export function multiWorkspace(deps: MultiWorkspaceDeps): Workspaces {
@@ -68,7 +70,7 @@ export function multiWorkspace(deps: MultiWorkspaceDeps): Workspaces {
       }
       const cached = cache.get(teamId);
       if (cached && cached.version === status.version && cached.botToken === botToken) {
-        return { teamId, collab: cached.collab, slack: cached.slack };
+        return withHost({ teamId, collab: cached.collab, slack: cached.slack }, cached.collabHost);
       }
       // A rotated token: the client of the old one is not needed any more.
       if (cached && cached.botToken !== botToken) slackClients.delete(cached.botToken);
@@ -79,15 +81,16 @@ export function multiWorkspace(deps: MultiWorkspaceDeps): Workspaces {
         botToken,
         collab: collabClientFor(connection.baseUrl, connection.apiKey, deps.collab),
         slack: slackFor(botToken),
+        collabHost: collabHostOf(connection.baseUrl),
       };
       const raced = cache.get(teamId);
       if (raced && raced.version === fresh.version && raced.botToken === botToken) {
         await fresh.collab.close().catch(() => {});
-        return { teamId, collab: raced.collab, slack: raced.slack };
+        return withHost({ teamId, collab: raced.collab, slack: raced.slack }, raced.collabHost);
       }
       if (raced) await raced.collab.close().catch(() => {});
       cache.set(teamId, fresh);
-      return { teamId, collab: fresh.collab, slack: fresh.slack };
+      return withHost({ teamId, collab: fresh.collab, slack: fresh.slack }, fresh.collabHost);
     },
     async unconnectedSlack(teamId) {
       const botToken = await botTokenOf(teamId);
@@ -104,4 +107,8 @@ export function multiWorkspace(deps: MultiWorkspaceDeps): Workspaces {
       slackClients.clear();
     },
   };
+}
+
+function withHost(workspace: Workspace, collabHost: string | undefined): Workspace {
+  return collabHost ? { ...workspace, collabHost } : workspace;
 }

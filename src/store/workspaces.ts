@@ -11,6 +11,8 @@ export interface Workspace {
   teamId: string;
   collab: CollabClient;
   slack: WebClient;
+  /** the service host the collab client sends to (its request budget's name) */
+  collabHost?: string;
 }
 
 export interface Workspaces {
@@ -37,6 +39,19 @@ export interface CollabClientSettings {
   onResponse?: CollabClientOptions['onResponse'];
   /** multi-workspace mode: service URLs come from workspace admins, so every connection is checked */
   guard?: CollabClientOptions['guard'];
+  /** keep-alive pool size per client (COLLAB_CONNECTIONS) */
+  connections?: number;
+  /** the request budget shared by every process (store/budget.ts) */
+  budget?: CollabClientOptions['budget'];
+}
+
+/** The host a base url sends to: the name of its request budget. */
+export function collabHostOf(baseUrl: string): string | undefined {
+  try {
+    return new URL(baseUrl).host;
+  } catch {
+    return undefined;
+  }
 }
 
 export function collabClientFor(
@@ -55,6 +70,8 @@ export function collabClientFor(
     },
     ...(settings.onResponse ? { onResponse: settings.onResponse } : {}),
     ...(settings.guard ? { guard: settings.guard } : {}),
+    ...(settings.connections ? { connections: settings.connections } : {}),
+    ...(settings.budget ? { budget: settings.budget } : {}),
   });
 }
 
@@ -70,7 +87,7 @@ export function slackWebClient(token: string, apiUrl: string | undefined): WebCl
 
 export function singleWorkspace(
   config: Pick<Config, 'slack' | 'collab'>,
-  options: { onResponse?: CollabClientOptions['onResponse'] } = {},
+  options: Pick<CollabClientSettings, 'onResponse' | 'budget'> = {},
 ): Workspaces {
   const { baseUrl, apiKey } = config.collab;
   const botToken = config.slack.botToken;
@@ -79,9 +96,10 @@ export function singleWorkspace(
   }
   const collab = collabClientFor(baseUrl, apiKey, { ...config.collab, ...options });
   const slack = slackWebClient(botToken, config.slack.apiUrl);
+  const collabHost = collabHostOf(baseUrl);
   return {
     async get(teamId) {
-      return { teamId, collab, slack };
+      return { teamId, collab, slack, ...(collabHost ? { collabHost } : {}) };
     },
     async close() {
       await collab.close();

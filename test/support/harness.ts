@@ -94,6 +94,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     PORT: '0',
     ROLE: options.worker === false ? 'web' : 'all',
     JOB_BACKOFF_MS: '50',
+    COLLAB_RATE_PAUSE_MS: '50',
     JOB_ATTEMPTS: '4',
     LOG_LEVEL: 'silent',
     ...options.env,

@@ -45,8 +45,9 @@ export async function serviceStatus(ctx: ProcessorContext): Promise<ServiceStatu
 /** Everything the activity sections show, read from the store, the schedulers and the service. */
 export async function homeActivity(ctx: ProcessorContext, userId: string): Promise<HomeActivity> {
   const feedPrefix = `${teamSchedulerPrefix(ctx.teamId)}feed-`;
-  const [service, links, feeds, digests, recent, pausedChannels] = await Promise.all([
+  const [service, stretch, links, feeds, digests, recent, pausedChannels] = await Promise.all([
     serviceStatus(ctx),
+    ctx.pollStretch ? ctx.pollStretch().catch(() => 1) : 1,
     ctx.store.links.list(ctx.teamId),
     ctx.schedules.list(feedPrefix),
     ctx.store.digests.list(ctx.teamId),
@@ -70,6 +71,7 @@ export async function homeActivity(ctx: ProcessorContext, userId: string): Promi
   const nexts = await Promise.all(digests.map((d) => ctx.schedules.get(digestSchedulerId(ctx.teamId, d.id))));
   return {
     service,
+    polling: { feedEveryMs: ctx.polling.feedIntervalMs, stretch },
     links: await Promise.all(
       links.map(async (l) => {
         const isFollowed = followed.has(l.slackChannel.replace(/[:\s]/g, '_'));

@@ -30,6 +30,8 @@ export interface ServiceStatus {
 
 export interface HomeActivity {
   service?: ServiceStatus | undefined;
+  /** how often feeds are checked now: the configured interval times the request budget's stretch */
+  polling?: { feedEveryMs: number; stretch: number } | undefined;
   links: Array<{
     slackChannel: string;
     channelName: string;
@@ -106,6 +108,7 @@ export const serviceSection: HomeSection = (state) => {
   const service = state.activity?.service;
   if (!service) return [];
   const detail = service.detail ? ` ${escapeMrkdwn(oneLine(service.detail))}` : '';
+  const polling = state.activity?.polling;
   return [
     {
       type: 'context',
@@ -114,10 +117,26 @@ export const serviceSection: HomeSection = (state) => {
           `${SERVICE_WORDS[service.state]}${detail}  ·  checked ${slackDate(service.checkedAt, '{time}')}`,
           LIMITS.contextText,
         ),
+        ...(polling ? [md(pollingWords(polling), LIMITS.contextText)] : []),
       ],
     },
   ];
 };
+
+/** The feed interval in effect, and why when the request budget stretched it. */
+export function pollingWords(polling: { feedEveryMs: number; stretch: number }): string {
+  const every = duration(polling.feedEveryMs * polling.stretch);
+  if (polling.stretch < 1.05) return `Followed channels are checked every ${every}.`;
+  return `Followed channels are checked every ${every} (instead of ${duration(polling.feedEveryMs)}): the service's rate limit is shared by every workspace of this app.`;
+}
+
+function duration(ms: number): string {
+  const seconds = Math.round(ms / 1000);
+  if (seconds < 120) return `${seconds} s`;
+  const minutes = Math.round(seconds / 60);
+  if (minutes < 120) return `${minutes} min`;
+  return `${Math.round(minutes / 6) / 10} h`;
+}
 
 export const channelsSection: HomeSection = (state) => {
   const activity = state.activity;

@@ -1,0 +1,255 @@
+/**
+ * Time to outcome, the figure a person feels: from a signed `/collab resolve` to its outcome
+ * arriving at the command's response_url — the built bot (`node dist/main.js`, role all,
+ * NODE_ENV=production) against the emulator with a fixed latency and the Slack stand-in, next to
+ * its floor in the same run: one direct resolve call to the emulator plus one POST to the
+ * response_url, nothing else.
+ *
+ *   npm run build && npm run bench:outcome -- [--rates 20,50,200] [--seconds 20] [--latency 100]
+ *                                             [--concurrency N] [--no-write]
+ *
+ * Open-loop load: requests leave on a fixed schedule whatever the answers do, and every latency is
+ * measured from the request's scheduled time, so queueing cannot hide. The bot runs on a
+ * redis-server of the benchmark's own. Its request budget is set far above the load
+ * (COLLAB_RATE_LIMIT): the emulator has no rate limit, and this measures the bot, not the
+ * service's limit (the budget's Redis round trip per request is still paid).
+ * Results are appended to BENCHMARKS.md.
+ */
+import { randomBytes } from 'node:crypto';
+import { appendFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import { Pool } from 'undici';
+import { createCollabClient } from '../src/collab/client.ts';
+import { startEmulator } from '../src/sandbox/emulator/index.ts';
+import { findOnPath, startPrivateRedis } from '../src/sandbox/redis.ts';
+import { signSlackRequest, slashCommandBody, startSlackStandIn } from '../src/sandbox/slack/index.ts';
+import { freePort, machineLine, parseRuntime, rssMb, startChild, stopChild } from './lib/process.ts';
+import { round, type Summary, summarize } from './lib/stats.ts';
+
+const { values } = parseArgs({
+  options: {
+    rates: { type: 'string', default: '20,50,200' },
+    seconds: { type: 'string', default: '20' },
+    latency: { type: 'string', default: '100' },
+    /** WORKER_CONCURRENCY of the bot, or several (comma separated) run one after the other; default: the bot's own default */
+    concurrency: { type: 'string', default: 'default' },
+    'no-write': { type: 'boolean', default: false },
+  },
+});
+const RATES = values.rates.split(',').map(Number);
+const SECONDS = Number(values.seconds);
+const LATENCY = Number(values.latency);
+const CONCURRENCIES = values.concurrency.split(',');
+parseRuntime('js');
+const binary = findOnPath('redis-server');
+if (!binary) throw new Error('bench:outcome needs redis-server on PATH');
+const log = (line: string) => process.stdout.write(`${line}\n`);
+
+interface Row {
+  rate: number;
+  sent: number;
+  ack?: Summary;
+  outcome: Summary;
+  missing: number;
+  /** outcomes per second over the run (sent / time until the last outcome) */
+  achieved: number;
+  rssMb?: number | undefined;
+}
+
+const machine = await machineLine();
+const redisServer = await startPrivateRedis(binary);
+const emulator = await startEmulator({ port: 0 });
+emulator.faults.setLatency(LATENCY);
+const slack = await startSlackStandIn();
+const postId = [...emulator.org().posts.keys()][0] ?? 'pst_none';
+
+/** response_url id → when its first POST arrived (performance.now) */
+const arrivals = new Map<string, number>();
+slack.onCall((call) => {
+  if (call.method !== 'response_url') return;
+  const id = String((call as { path?: string }).path ?? '').slice('/response/'.length);
+  if (!arrivals.has(id)) arrivals.set(id, performance.now());
+});
+
+/** Open loop: `send(i)` at started + i / rate; answers when every send settled. */
+async function openLoop(rate: number, n: number, send: (i: number, scheduled: number) => Promise<void>) {
+  const started = performance.now();
+  const inFlight: Promise<void>[] = [];
+  for (let i = 0; i < n; i++) {
+    const scheduled = started + (i * 1000) / rate;
+    const wait = scheduled - performance.now();
+    if (wait > 1) await new Promise((r) => setTimeout(r, wait));
+    inFlight.push(send(i, scheduled));
+  }
+  await Promise.all(inFlight);
+  return started;
+}
+
+/** Waits until every id has its outcome, or `timeoutMs` passed without a new one. */
+async function outcomes(ids: string[], timeoutMs = 30_000): Promise<void> {
+  let seen = -1;
+  let since = performance.now();
+  for (;;) {
+    const count = ids.filter((id) => arrivals.has(id)).length;
+    if (count === ids.length) return;
+    if (count !== seen) {
+      seen = count;
+      since = performance.now();
+    } else if (performance.now() - since > timeoutMs) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+function row(rate: number, ids: string[], scheduled: number[], ack?: number[], pid?: number): Row {
+  const samples = ids.map((id, i) => {
+    const at = arrivals.get(id);
+    return at === undefined ? Number.POSITIVE_INFINITY : at - scheduled[i]!;
+  });
+  const last = Math.max(...ids.map((id) => arrivals.get(id) ?? 0));
+  return {
+    rate,
+    sent: ids.length,
+    ...(ack ? { ack: summarize(ack) } : {}),
+    outcome: summarize(samples),
+    missing: samples.filter((s) => !Number.isFinite(s)).length,
+    achieved: ids.length / ((last - scheduled[0]!) / 1000),
+    ...(pid === undefined ? {} : { rssMb: undefined }),
+  };
+}
+
+async function floor(rate: number): Promise<Row> {
+  const collab = createCollabClient({ baseUrl: emulator.url, apiKey: emulator.apiKey, connections: 1024 });
+  const responses = new Pool(slack.origin, { connections: 1024 });
+  const tag = `floor-${rate}-${randomBytes(3).toString('hex')}`;
+  const n = Math.round(rate * SECONDS);
+  const ids = Array.from({ length: n }, (_, i) => `${tag}-${i}`);
+  const scheduled: number[] = [];
+  await openLoop(rate, n, async (i, at) => {
+    scheduled[i] = at;
+    try {
+      await collab.resolvePost(postId, {});
+      const res = await responses.request({
+        method: 'POST',
+        path: `/response/${ids[i]}`,
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ replace_original: true, text: 'Resolved.' }),
+      });
+      await res.body.text();
+    } catch {
+      // counted as missing
+    }
+  });
+  await outcomes(ids, 5000);
+  await collab.close();
+  await responses.close();
+  return row(rate, ids, scheduled);
+}
+
+async function bot(rate: number, concurrency: string): Promise<Row> {
+  const port = await freePort();
+  const secret = `bench-${randomBytes(8).toString('hex')}`;
+  const env: Record<string, string> = {
+    NODE_ENV: 'production',
+    ROLE: 'all',
+    SLACK_SIGNING_SECRET: secret,
+    SLACK_BOT_TOKEN: 'xoxb-test-bench',
+    SLACK_BOT_USER_ID: 'U_BOT',
+    SLACK_API_URL: slack.url,
+    COLLAB_API_URL: emulator.url,
+    COLLAB_API_KEY: emulator.apiKey,
+    ALLOW_INSECURE_COLLAB_URL: 'true',
+    COLLAB_RATE_LIMIT: '1000000',
+    REDIS_URL: redisServer.url,
+    QUEUE_PREFIX: `bench-${randomBytes(4).toString('hex')}`,
+    PORT: String(port),
+    LOG_LEVEL: 'warn',
+    ...(concurrency === 'default' ? {} : { WORKER_CONCURRENCY: concurrency }),
+  };
+  const child = await startChild('src/main.ts', [], env, port, 'js');
+  const pool = new Pool(`http://127.0.0.1:${port}`, { connections: 512 });
+  const command = async (id: string, i: number): Promise<number> => {
+    const body = slashCommandBody({
+      command: '/collab',
+      text: `resolve ${postId}`,
+      user_id: 'U_ADA',
+      channel_id: 'C_GENERAL',
+      team_id: 'T_LOCAL',
+      response_url: slack.responseUrl(id),
+      trigger_id: `bench-${randomBytes(6).toString('hex')}-${i}`,
+    });
+    const res = await pool.request({
+      method: 'POST',
+      path: '/slack/events',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', ...signSlackRequest(secret, body) },
+      body,
+      headersTimeout: 60_000,
+      bodyTimeout: 60_000,
+    });
+    await res.body.text();
+    return res.statusCode;
+  };
+  // Warm-up: connections, JIT, the worker's first jobs.
+  const warm = Array.from({ length: 100 }, (_, i) => `warm-${rate}-${i}-${randomBytes(2).toString('hex')}`);
+  await openLoop(Math.min(rate, 50), warm.length, async (i) => {
+    await command(warm[i]!, i).catch(() => 0);
+  });
+  await outcomes(warm, 10_000);
+
+  const tag = `bot-${rate}-${randomBytes(3).toString('hex')}`;
+  const n = Math.round(rate * SECONDS);
+  const ids = Array.from({ length: n }, (_, i) => `${tag}-${i}`);
+  const scheduled: number[] = [];
+  const acks: number[] = [];
+  let peak = 0;
+  const rssTimer = setInterval(() => {
+    void rssMb(child.pid).then((mb) => {
+      if (mb !== undefined) peak = Math.max(peak, mb);
+    });
+  }, 250);
+  await openLoop(rate, n, async (i, at) => {
+    scheduled[i] = at;
+    try {
+      const status = await command(ids[i]!, i);
+      acks.push(status === 200 ? performance.now() - at : Number.POSITIVE_INFINITY);
+    } catch {
+      acks.push(Number.POSITIVE_INFINITY);
+    }
+  });
+  await outcomes(ids);
+  clearInterval(rssTimer);
+  await pool.close();
+  await stopChild(child);
+  return { ...row(rate, ids, scheduled, acks), rssMb: peak || undefined };
+}
+
+const results: { floor: Row; bot: Row; concurrency: string }[] = [];
+for (const rate of RATES) {
+  const f = await floor(rate);
+  for (const concurrency of CONCURRENCIES) {
+    const b = await bot(rate, concurrency);
+    results.push({ floor: f, bot: b, concurrency });
+    log(
+      `${rate}/s, concurrency ${concurrency}: ack p99 ${round(b.ack?.p99 ?? 0)} ms, outcome p50 ${round(b.outcome.p50)} / p99 ${round(b.outcome.p99)} ms (missing ${b.missing}), floor p99 ${round(f.outcome.p99)} ms, ratio ${round(b.outcome.p99 / f.outcome.p99, 2)}`,
+    );
+  }
+}
+await emulator.close();
+await slack.close();
+await redisServer.stop();
+
+const ms = (n: number) => (Number.isFinite(n) ? String(round(n)) : '∞');
+const report = [
+  `### Time to outcome — ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC`,
+  '',
+  `Machine: ${machine}. Bot: \`node dist/main.js\`, ROLE=all, NODE_ENV=production, one process (WORKER_CONCURRENCY default: sized from the budget, here 256); API latency ${LATENCY} ms; ${SECONDS} s per rate, open loop.`,
+  `Command: \`npm run build && npm run bench:outcome -- --rates ${RATES.join(',')} --seconds ${SECONDS} --latency ${LATENCY}${values.concurrency === 'default' ? '' : ` --concurrency ${values.concurrency}`}\``,
+  '',
+  '| rate (req/s) | WORKER_CONCURRENCY | sent | ack p99 ms | outcome p50 ms | outcome p99 ms | outcome max ms | missing | outcomes/s | floor p50 ms | floor p99 ms | ratio p99 | bot RSS peak MB |',
+  '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+  ...results.map(
+    ({ floor: f, bot: b, concurrency }) =>
+      `| ${b.rate} | ${concurrency} | ${b.sent} | ${ms(b.ack?.p99 ?? Number.NaN)} | ${ms(b.outcome.p50)} | ${ms(b.outcome.p99)} | ${ms(b.outcome.max)} | ${b.missing} | ${round(b.achieved, 1)} | ${ms(f.outcome.p50)} | ${ms(f.outcome.p99)} | ${round(b.outcome.p99 / f.outcome.p99, 2)} | ${b.rssMb === undefined ? '–' : round(b.rssMb, 0)} |`,
+  ),
+].join('\n');
+log(`\n${report}`);
+if (!values['no-write']) await appendFile(new URL('../BENCHMARKS.md', import.meta.url), `\n${report}\n`);

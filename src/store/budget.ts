@@ -1,0 +1,377 @@
+/**
+ * One request budget per service host, shared by every process of the deployment through Redis:
+ * the service allows a number of requests per window for the whole client address (500 per 30 s),
+ * so every worker and web process counts against one sliding log of the requests sent.
+ *
+ * - A sliding log (a sorted set of send times), checked and appended by one Lua script: no two
+ *   processes can both take the last turn, and no window of `windowMs` ever holds more than
+ *   `limit` requests.
+ * - Two lanes. Background work (polls, digests, unfurls) may use the window only up to
+ *   `limit - personReserve`; a person's operation may use all of it. While a person's request
+ *   waits for a turn, background requests wait too.
+ * - Fair shares: once the person lane is half full, a workspace that has sent its share
+ *   (the lane divided by the workspaces that sent or waited in the window) waits while others go.
+ * - A 429 pauses the host for everyone, briefly: `pauseMs` (or `Retry-After` when shorter); the
+ *   refused job itself waits the whole `Retry-After` (worker.ts).
+ * - Times are the processes' clocks (passed in, so one fake clock can drive a simulation): the
+ *   processes of a deployment must keep their clocks in step (NTP) — a skew of s ms lets a
+ *   window hold the requests of s ms more.
+ * - Poll turns: every feed or thread tick asks for its turn. When the ticks of all workspaces
+ *   ask for more than the background lane gives, every poller's interval stretches by the same
+ *   factor (a credit per poller, so it is even across workspaces); the factor is kept for
+ *   App Home and /metrics.
+ *
+ * Every key of one host shares the hash tag `{host}`: one slot on a Redis Cluster.
+ */
+
+import type { Result } from 'ioredis';
+import type { BudgetLane, BudgetScope, RequestBudget } from '../collab/budget.ts';
+import { CollabError } from '../collab/errors.ts';
+import type { KeySpace } from './keys.ts';
+import type { Redis } from './redis.ts';
+
+export interface BudgetSettings {
+  /** requests per window for the whole deployment (COLLAB_RATE_LIMIT) */
+  limit: number;
+  /** the window (COLLAB_RATE_WINDOW_MS) */
+  windowMs: number;
+  /** turns of each window only a person's operation may take (COLLAB_RATE_PERSON_RESERVE) */
+  personReserve: number;
+  /** how long a 429 pauses the host (COLLAB_RATE_PAUSE_MS; a shorter Retry-After shortens it) */
+  pauseMs: number;
+  /** how long a request outside any scope waits for a turn before it fails as rate limited */
+  maxWaitMs?: number;
+}
+
+export const DEFAULT_BUDGET: BudgetSettings = {
+  limit: 500,
+  windowMs: 30_000,
+  personReserve: 100,
+  pauseMs: 5_000,
+  maxWaitMs: 2_000,
+};
+
+export interface BudgetStatus {
+  host: string;
+  /** requests sent in the last window */
+  used: number;
+  limit: number;
+  /** ms the host stays paused after a 429 (0: not paused) */
+  pausedMs: number;
+  /** how much every polling interval is stretched (1: as configured) */
+  stretch: number;
+}
+
+export interface PollTurn {
+  /** whether this tick polls (false: skipped to keep within the budget) */
+  run: boolean;
+  /** the current stretch of polling intervals */
+  stretch: number;
+}
+
+export interface HostBudget extends RequestBudget {
+  /** Whether a poller's tick polls now; every tick of every poller must ask. */
+  pollTurn(host: string, poller: string): Promise<PollTurn>;
+  status(host: string): Promise<BudgetStatus>;
+  /** hosts this process has sent to */
+  hosts(): string[];
+}
+
+/**
+ * KEYS: log, pause, personWaiting, teamLog, teams, bgCount
+ * ARGV: now, windowMs, laneLimit, personLane (1/0), team, member, personLimit
+ * Answers {0 (the turn is taken) or the ms to wait, the time the log counts it at}.
+ */
+const TAKE = `
+local now = tonumber(ARGV[1])
+local window = tonumber(ARGV[2])
+local laneLimit = tonumber(ARGV[3])
+local person = ARGV[4] == '1'
+local team = ARGV[5]
+local member = ARGV[6]
+local personLimit = tonumber(ARGV[7])
+local function untilNow(key)
+  local at = tonumber(redis.call('GET', key) or '0')
+  return at - now
+end
+-- Time never runs backwards in the log: a request stamped a little earlier by another process's
+-- clock counts as sent at the newest time seen (else the trim below would already have dropped
+-- turns its window still holds).
+local newest = redis.call('ZRANGE', KEYS[1], -1, -1, 'WITHSCORES')
+if newest[2] and tonumber(newest[2]) > now then now = tonumber(newest[2]) end
+local paused = untilNow(KEYS[2])
+if paused > 0 then return {paused, now} end
+if not person then
+  local waiting = untilNow(KEYS[3])
+  if waiting > 0 then return {waiting, now} end
+end
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
+local count = redis.call('ZCARD', KEYS[1])
+local function waitFor(key, n, limit)
+  local at = redis.call('ZRANGE', key, n - limit, n - limit, 'WITHSCORES')
+  local wait = 1
+  if at[2] then wait = math.max(1, tonumber(at[2]) + window - now) end
+  return wait
+end
+if count >= laneLimit then
+  local wait = waitFor(KEYS[1], count, laneLimit)
+  if person and team ~= '' then
+    -- a workspace that waits counts among those sharing the window's next turns
+    redis.call('ZADD', KEYS[5], now, team)
+    redis.call('PEXPIRE', KEYS[5], window)
+  end
+  if person then
+    -- held a little past the turn it waits for, so that the person comes back to take it
+    local endAt = now + wait + 1000
+    if endAt > tonumber(redis.call('GET', KEYS[3]) or '0') then
+      redis.call('SET', KEYS[3], tostring(endAt), 'PX', window)
+    end
+  end
+  return {wait, now}
+end
+if person and team ~= '' then
+  redis.call('ZREMRANGEBYSCORE', KEYS[5], '-inf', now - window)
+  redis.call('ZREMRANGEBYSCORE', KEYS[4], '-inf', now - window)
+  if count * 2 >= personLimit then
+    local active = redis.call('ZCARD', KEYS[5])
+    if not redis.call('ZSCORE', KEYS[5], team) then active = active + 1 end
+    local share = math.ceil(personLimit / active)
+    local mine = redis.call('ZCARD', KEYS[4])
+    if mine >= share then return {waitFor(KEYS[4], mine, share), now} end
+  end
+  redis.call('ZADD', KEYS[4], now, member)
+  redis.call('PEXPIRE', KEYS[4], window)
+  redis.call('ZADD', KEYS[5], now, team)
+  redis.call('PEXPIRE', KEYS[5], window)
+end
+redis.call('ZADD', KEYS[1], now, member)
+redis.call('PEXPIRE', KEYS[1], window)
+if not person then
+  redis.call('INCR', KEYS[6])
+  redis.call('PEXPIRE', KEYS[6], window * 2)
+end
+return {0, now}
+`;
+
+/**
+ * KEYS: ticks (this window), ticksPrev, bg (this window), bgPrev, runs (this window), runsPrev,
+ *       credits, stretch
+ * ARGV: now, windowMs, background lane per window, poller
+ * Answers {run (1/0), stretch * 1000}.
+ */
+const POLL_TURN = `
+local now = tonumber(ARGV[1])
+local window = tonumber(ARGV[2])
+local capacity = tonumber(ARGV[3])
+local poller = ARGV[4]
+local ticks = redis.call('INCR', KEYS[1])
+redis.call('PEXPIRE', KEYS[1], window * 2)
+local frac = (now % window) / window
+local function n(key) return tonumber(redis.call('GET', key) or '0') end
+local rate = ticks + n(KEYS[2]) * (1 - frac)
+local runs = n(KEYS[5]) + n(KEYS[6])
+local perRun = 1
+if runs > 0 then perRun = math.max(1, (n(KEYS[3]) + n(KEYS[4])) / runs) end
+local stretch = math.max(1, rate * perRun / capacity)
+redis.call('SET', KEYS[8], tostring(stretch), 'PX', window * 2)
+local credit
+if redis.call('HEXISTS', KEYS[7], poller) == 0 then
+  credit = 1
+else
+  credit = tonumber(redis.call('HINCRBYFLOAT', KEYS[7], poller, 1 / stretch))
+end
+redis.call('PEXPIRE', KEYS[7], 86400000)
+if credit >= 1 then
+  redis.call('HSET', KEYS[7], poller, tostring(credit - 1))
+  redis.call('INCR', KEYS[5])
+  redis.call('PEXPIRE', KEYS[5], window * 2)
+  return {1, math.floor(stretch * 1000)}
+end
+return {0, math.floor(stretch * 1000)}
+`;
+
+declare module 'ioredis' {
+  interface RedisCommander<Context> {
+    budgetTake(
+      log: string,
+      pause: string,
+      personWaiting: string,
+      teamLog: string,
+      teams: string,
+      bgCount: string,
+      now: number,
+      windowMs: number,
+      laneLimit: number,
+      person: string,
+      team: string,
+      member: string,
+      personLimit: number,
+    ): Result<[number, number], Context>;
+    budgetPollTurn(
+      ticks: string,
+      ticksPrev: string,
+      bg: string,
+      bgPrev: string,
+      runs: string,
+      runsPrev: string,
+      credits: string,
+      stretch: string,
+      now: number,
+      windowMs: number,
+      capacity: number,
+      poller: string,
+    ): Result<[number, number], Context>;
+  }
+}
+
+export function budgetKeys(space: KeySpace, host: string) {
+  const h = `${space.prefix}:budget:{${host.replace(/[{}\s]/g, '_')}}`;
+  return {
+    log: `${h}:log`,
+    pause: `${h}:pause`,
+    personWaiting: `${h}:personwaiting`,
+    teamLog: (teamId: string) => `${h}:team:${teamId.replace(/[:\s]/g, '_')}`,
+    teams: `${h}:teams`,
+    /** counters of fixed windows, numbered by `floor(now / windowMs)` */
+    bg: (n: number) => `${h}:bg:${n}`,
+    ticks: (n: number) => `${h}:ticks:${n}`,
+    runs: (n: number) => `${h}:runs:${n}`,
+    credits: `${h}:credits`,
+    stretch: `${h}:stretch`,
+  };
+}
+
+export interface BudgetDeps {
+  now?: () => number;
+  /** waits between asks; default a timer (tests and simulations pass a fake clock's) */
+  delay?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** told of every turn taken, with the time the log recorded it */
+  onTaken?: (host: string, lane: BudgetLane, at: number) => void;
+}
+
+export function createBudget(
+  redis: Redis,
+  space: KeySpace,
+  settings: BudgetSettings = DEFAULT_BUDGET,
+  deps: BudgetDeps = {},
+): HostBudget {
+  const now = deps.now ?? Date.now;
+  const delay = deps.delay ?? wait;
+  redis.defineCommand('budgetTake', { numberOfKeys: 6, lua: TAKE });
+  redis.defineCommand('budgetPollTurn', { numberOfKeys: 8, lua: POLL_TURN });
+  const known = new Set<string>();
+  let sequence = 0;
+  const unique = `${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+  const backgroundLimit = Math.max(1, settings.limit - settings.personReserve);
+  const laneLimit = (lane: BudgetLane) => (lane === 'person' ? settings.limit : backgroundLimit);
+
+  async function ask(host: string, scope: BudgetScope): Promise<number> {
+    const k = budgetKeys(space, host);
+    const at = now();
+    const member = `${at}-${unique}-${sequence++}`;
+    const window = Math.floor(at / settings.windowMs);
+    const [waitMs, loggedAt] = await redis.budgetTake(
+      k.log,
+      k.pause,
+      k.personWaiting,
+      k.teamLog(scope.teamId ?? ''),
+      k.teams,
+      k.bg(window),
+      at,
+      settings.windowMs,
+      laneLimit(scope.lane),
+      scope.lane === 'person' ? '1' : '0',
+      scope.teamId ?? '',
+      member,
+      settings.limit,
+    );
+    if (Number(waitMs) <= 0) deps.onTaken?.(host, scope.lane, Number(loggedAt));
+    return Number(waitMs);
+  }
+
+  return {
+    async take(host, operation, scope, signal) {
+      known.add(host);
+      const maxWaitMs = scope.maxWaitMs ?? settings.maxWaitMs ?? DEFAULT_BUDGET.maxWaitMs!;
+      const deadline = now() + maxWaitMs;
+      for (;;) {
+        const waitMs = Number(await ask(host, scope));
+        if (waitMs <= 0) return;
+        if (now() + waitMs > deadline) {
+          throw new CollabError({
+            kind: 'rateLimited',
+            reason: 'rateLimited',
+            operation,
+            retryAfterMs: waitMs,
+            detail: 'the request budget of this service host is spent for now',
+          });
+        }
+        // A little jitter, so waiters of many processes do not all ask again at once.
+        await delay(waitMs + Math.floor(Math.random() * 20), signal);
+      }
+    },
+    async refused(host, retryAfterMs) {
+      const k = budgetKeys(space, host);
+      // Brief: the refused job itself waits the whole Retry-After; the host only holds back a moment.
+      const pauseMs = Math.max(1, Math.min(retryAfterMs ?? settings.pauseMs, settings.pauseMs));
+      // The key holds when the pause ends (the clock every process compares with); it expires later.
+      await redis.set(k.pause, String(now() + pauseMs), 'PX', pauseMs + settings.windowMs);
+    },
+    async pollTurn(host, poller) {
+      known.add(host);
+      const k = budgetKeys(space, host);
+      const at = now();
+      const window = Math.floor(at / settings.windowMs);
+      const [run, stretch] = await redis.budgetPollTurn(
+        k.ticks(window),
+        k.ticks(window - 1),
+        k.bg(window),
+        k.bg(window - 1),
+        k.runs(window),
+        k.runs(window - 1),
+        k.credits,
+        k.stretch,
+        at,
+        settings.windowMs,
+        backgroundLimit,
+        poller,
+      );
+      return { run: run === 1, stretch: stretch / 1000 };
+    },
+    async status(host) {
+      const k = budgetKeys(space, host);
+      const at = now();
+      const [used, pausedUntil, stretch] = await Promise.all([
+        redis.zcount(k.log, `(${at - settings.windowMs}`, '+inf'),
+        redis.get(k.pause),
+        redis.get(k.stretch),
+      ]);
+      return {
+        host,
+        used,
+        limit: settings.limit,
+        pausedMs: Math.max(0, Number(pausedUntil ?? 0) - at),
+        stretch: stretch ? Math.max(1, Number(stretch)) : 1,
+      };
+    },
+    hosts: () => [...known],
+  };
+}
+
+function wait(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

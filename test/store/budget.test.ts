@@ -1,0 +1,254 @@
+/**
+ * The request budget per service host, on the real Redis and against the emulator: two budget
+ * clients on their own connections (as two worker processes would be) share one budget and never
+ * exceed it; a person's operation goes before background work; one workspace's backlog leaves
+ * other workspaces their share; a 429 pauses the host for every client; and when polls ask for
+ * more than the budget gives, every poller's interval stretches by the same factor.
+ *
+ * Time is a fake clock that only the budget's waits move forward, so nothing here depends on how
+ * fast the machine is.
+ */
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { withBudgetScope } from '../../src/collab/budget.ts';
+import { createCollabClient } from '../../src/collab/client.ts';
+import { isCollabError } from '../../src/collab/errors.ts';
+import { type Emulator, startEmulator } from '../../src/sandbox/emulator/index.ts';
+import { type BudgetSettings, createBudget, type HostBudget } from '../../src/store/budget.ts';
+import { connectRedis, deleteKeys, type Redis, whenReady } from '../../src/store/redis.ts';
+import { REDIS_URL } from '../support/harness.ts';
+
+const HOST = 'collab.example.test';
+const WINDOW = 30_000;
+let prefix: string;
+const connections: Redis[] = [];
+
+/** A clock shared by the budget clients of one test; only their waits move it. */
+function fakeClock(start = 1_000_000) {
+  let now = start;
+  return {
+    now: () => now,
+    set: (at: number) => {
+      now = Math.max(now, at);
+    },
+    // Waiters that wait at the same time wake at the same time: the clock moves to the latest.
+    delay: async (ms: number) => {
+      const target = now + ms;
+      await Promise.resolve();
+      now = Math.max(now, target);
+    },
+  };
+}
+
+async function client(
+  settings: Partial<BudgetSettings>,
+  clock: ReturnType<typeof fakeClock>,
+  taken?: { lane: string; at: number }[],
+): Promise<HostBudget> {
+  const redis = connectRedis(REDIS_URL, 'producer');
+  connections.push(redis);
+  await whenReady(redis);
+  return createBudget(
+    redis,
+    { prefix },
+    { limit: 10, windowMs: WINDOW, personReserve: 0, pauseMs: 5000, maxWaitMs: 0, ...settings },
+    {
+      now: clock.now,
+      delay: clock.delay,
+      ...(taken ? { onTaken: (_host, lane, at) => taken.push({ lane, at }) } : {}),
+    },
+  );
+}
+
+/** Takes a turn; answers whether it was given without waiting past `maxWaitMs`. */
+async function turn(
+  budget: HostBudget,
+  lane: 'person' | 'background',
+  teamId?: string,
+  maxWaitMs = 0,
+): Promise<boolean> {
+  try {
+    await budget.take(HOST, 'listPosts', { lane, teamId, maxWaitMs });
+    return true;
+  } catch (error) {
+    if (isCollabError(error) && error.kind === 'rateLimited') return false;
+    throw error;
+  }
+}
+
+beforeAll(() => {
+  prefix = `test-budget-${randomBytes(6).toString('hex')}`;
+});
+
+afterAll(async () => {
+  if (connections[0]) await deleteKeys(connections[0], `${prefix}:*`);
+  for (const redis of connections) redis.disconnect();
+});
+
+describe('request budget per service host', () => {
+  it('two clients on their own connections never send more than the limit in any window', async () => {
+    prefix = `test-budget-${randomBytes(6).toString('hex')}`;
+    const clock = fakeClock();
+    const taken: { lane: string; at: number }[] = [];
+    const settings = { limit: 10, maxWaitMs: 10 * WINDOW };
+    const [a, b] = [await client(settings, clock, taken), await client(settings, clock, taken)];
+    await Promise.all(
+      Array.from({ length: 60 }, (_, i) =>
+        turn(i % 2 === 0 ? a : b, i % 3 === 0 ? 'person' : 'background', `T${i % 4}`, 10 * WINDOW),
+      ),
+    );
+    expect(taken).toHaveLength(60);
+    const times = taken.map((t) => t.at).sort((x, y) => x - y);
+    // No window of WINDOW ms holds more than 10: the 11th turn after any turn is a window later.
+    for (let i = 0; i + 10 < times.length; i++)
+      expect(times[i + 10]! - times[i]!).toBeGreaterThanOrEqual(WINDOW);
+  });
+
+  it("keeps a share for people's operations, and background work waits while a person does", async () => {
+    prefix = `test-budget-${randomBytes(6).toString('hex')}`;
+    const clock = fakeClock();
+    const [worker, web] = [
+      await client({ personReserve: 3 }, clock),
+      await client({ personReserve: 3 }, clock),
+    ];
+    const background = [];
+    for (let i = 0; i < 9; i++) background.push(await turn(worker, 'background', 'T1'));
+    // The background lane holds 10 - 3 turns.
+    expect(background.filter(Boolean)).toHaveLength(7);
+    // People still get the reserved turns, from another process.
+    expect([
+      await turn(web, 'person', 'T2'),
+      await turn(web, 'person', 'T3'),
+      await turn(web, 'person', 'T2'),
+    ]).toEqual([true, true, true]);
+    expect(await turn(web, 'person', 'T2')).toBe(false);
+    // A person is waiting: a background turn freed later still goes to them first.
+    clock.set(clock.now() + WINDOW + 1);
+    expect(await turn(worker, 'background', 'T1')).toBe(false);
+    expect(await turn(web, 'person', 'T2')).toBe(true);
+  });
+
+  it("one workspace's backlog leaves another workspace its share of people's turns", async () => {
+    prefix = `test-budget-${randomBytes(6).toString('hex')}`;
+    const clock = fakeClock();
+    const budget = await client({ limit: 10 }, clock);
+    const busy = [];
+    for (let i = 0; i < 5; i++) busy.push(await turn(budget, 'person', 'T_BUSY'));
+    expect(busy.every(Boolean)).toBe(true);
+    // Another workspace arrives: the busy one has used its half, the newcomer goes on.
+    expect(await turn(budget, 'person', 'T_QUIET')).toBe(true);
+    expect(await turn(budget, 'person', 'T_BUSY')).toBe(false);
+    for (let i = 0; i < 4; i++) expect(await turn(budget, 'person', 'T_QUIET')).toBe(true);
+    expect(await turn(budget, 'person', 'T_QUIET')).toBe(false);
+  });
+
+  it('a backlog that filled the window yields the freed turns to a workspace that waited', async () => {
+    prefix = `test-budget-${randomBytes(6).toString('hex')}`;
+    const clock = fakeClock(0);
+    const budget = await client({ limit: 10 }, clock);
+    for (let i = 0; i < 10; i++) {
+      clock.set(i * 1000);
+      expect(await turn(budget, 'person', 'T_BUSY')).toBe(true);
+    }
+    expect(await turn(budget, 'person', 'T_QUIET')).toBe(false);
+    // Five of the busy workspace's turns leave the window: it has had its half, the other goes.
+    clock.set(WINDOW + 4000);
+    expect(await turn(budget, 'person', 'T_BUSY')).toBe(false);
+    expect(await turn(budget, 'person', 'T_QUIET')).toBe(true);
+  });
+
+  it('stretches every poller evenly when the polls ask for more than the background lane gives', async () => {
+    prefix = `test-budget-${randomBytes(6).toString('hex')}`;
+    const clock = fakeClock(0);
+    const budget = await client({ limit: 10, personReserve: 0 }, clock);
+    // 40 pollers each tick once a window: 40 polls asked for, 10 allowed.
+    const runs = new Map<string, number>();
+    let last = 0;
+    for (let round = 0; round < 24; round++) {
+      for (let p = 0; p < 40; p++) {
+        // Ticks spread over the window, as schedulers' offsets spread them.
+        clock.set(round * WINDOW + p * (WINDOW / 40) + 1);
+        const poller = `pollFeed:T${p % 8}-feed-C${p}`;
+        const turn = await budget.pollTurn(HOST, poller);
+        last = turn.stretch;
+        if (round >= 4 && turn.run) runs.set(poller, (runs.get(poller) ?? 0) + 1);
+      }
+    }
+    expect(last).toBeGreaterThanOrEqual(3.5);
+    expect(last).toBeLessThanOrEqual(4.5);
+    const counts = [...runs.values()];
+    expect(counts).toHaveLength(40);
+    // Fair: every poller polled as often as every other, within one tick; ~20 rounds / 4.
+    expect(Math.max(...counts) - Math.min(...counts)).toBeLessThanOrEqual(1);
+    const perWindow = counts.reduce((x, y) => x + y, 0) / 20;
+    expect(perWindow).toBeLessThanOrEqual(11);
+    expect((await budget.status(HOST)).stretch).toBeCloseTo(last, 2);
+  });
+});
+
+describe('request budget in the client, against the emulator', () => {
+  let emulator: Emulator;
+  beforeAll(async () => {
+    emulator = await startEmulator({ seed: true });
+  });
+  afterAll(async () => {
+    await emulator?.close();
+  });
+
+  it('a 429 without Retry-After pauses the host for every process, then requests flow again', async () => {
+    prefix = `test-budget-${randomBytes(6).toString('hex')}`;
+    const clock = fakeClock();
+    const [budgetA, budgetB] = [await client({ limit: 100 }, clock), await client({ limit: 100 }, clock)];
+    const host = new URL(emulator.url).host;
+    const one = createCollabClient({ baseUrl: emulator.url, apiKey: emulator.apiKey, budget: budgetA });
+    const two = createCollabClient({ baseUrl: emulator.url, apiKey: emulator.apiKey, budget: budgetB });
+    try {
+      emulator.faults.add({
+        route: 'GET /v2/channels',
+        status: 429,
+        body: 'Retry later',
+        contentType: 'text/plain',
+      });
+      const first = await one.listChannels().catch((error: unknown) => error);
+      expect(isCollabError(first) && first.status === 429).toBe(true);
+      expect((await budgetB.status(host)).pausedMs).toBeGreaterThan(0);
+      const before = emulator.received.length;
+      // The other process does not send into the pause: it is told to come back later.
+      const second = await withBudgetScope({ lane: 'person', maxWaitMs: 0 }, () =>
+        two.listChannels().catch((error: unknown) => error),
+      );
+      expect(isCollabError(second) && second.kind === 'rateLimited' && second.status === undefined).toBe(
+        true,
+      );
+      expect((second as { retryAfterMs?: number }).retryAfterMs).toBeGreaterThan(0);
+      expect(emulator.received.length).toBe(before);
+      // Once the pause is over, requests go out again.
+      clock.set(clock.now() + 5000);
+      await expect(two.listChannels()).resolves.toBeDefined();
+      expect(emulator.received.length).toBe(before + 1);
+    } finally {
+      await one.close();
+      await two.close();
+    }
+  });
+
+  it('counts every request the client sends to the host', async () => {
+    prefix = `test-budget-${randomBytes(6).toString('hex')}`;
+    const clock = fakeClock();
+    const budget = await client({ limit: 3 }, clock);
+    const host = new URL(emulator.url).host;
+    const collab = createCollabClient({ baseUrl: emulator.url, apiKey: emulator.apiKey, budget });
+    try {
+      const before = emulator.received.length;
+      await collab.listChannels();
+      await collab.listMembers();
+      await collab.listPosts();
+      expect((await budget.status(host)).used).toBe(3);
+      const fourth = await collab.listChannels().catch((error: unknown) => error);
+      expect(isCollabError(fourth) && fourth.kind === 'rateLimited').toBe(true);
+      expect(emulator.received.length).toBe(before + 3);
+    } finally {
+      await collab.close();
+    }
+  });
+});
