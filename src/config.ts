@@ -275,7 +275,11 @@ export interface Config {
   collab: CollabConfig;
   redisUrl: string;
   /** the start-up check of Redis's persistence and eviction (store/durability.ts) */
-  redisDurability: { production: boolean; allowVolatile: boolean };
+  /**
+   * The Redis persistence check at start (store/durability.ts). `volatileByDesign`: the sandbox,
+   * whose emulated service forgets everything at exit anyway, so a volatile Redis is no news.
+   */
+  redisDurability: { production: boolean; allowVolatile: boolean; volatileByDesign?: boolean };
   prefix: string;
   port: number;
   http: HttpServerLimits;

@@ -178,7 +178,11 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
         ? { COLLAB_API_URL: emulator.url, COLLAB_API_KEY: emulator.apiKey, ALLOW_INSECURE_COLLAB_URL: 'true' }
         : {}),
     };
-    const config = loadConfig(botEnv);
+    const loaded = loadConfig(botEnv);
+    // With the emulated service everything is gone at exit: a Redis without persistence is no news.
+    const config = emulator
+      ? { ...loaded, redisDurability: { ...loaded.redisDurability, volatileByDesign: true } }
+      : loaded;
     const bot = await startBot(config, logger);
     stops.push(() => bot.stop());
 

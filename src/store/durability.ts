@@ -123,12 +123,15 @@ export async function checkDurability(
   options: {
     production: boolean;
     allowVolatile: boolean;
+    /** the sandbox: nothing it queues outlives it anyway, so the problems are not worth a warning */
+    volatileByDesign?: boolean | undefined;
     logger: { warn(obj: object, msg: string): void };
   },
 ): Promise<RedisDurability> {
   const found = await readDurability(redis);
   for (const warning of found.warnings) options.logger.warn({ redis: 'durability' }, warning);
   if (found.problems.length === 0) return found;
+  if (options.volatileByDesign && !options.production) return found;
   if (options.production && !options.allowVolatile) {
     throw new VolatileRedisError(
       `Redis would lose or evict queued work:\n- ${found.problems.join('\n- ')}\n` +

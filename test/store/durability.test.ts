@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { request } from 'undici';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readDurability } from '../../src/store/durability.ts';
+import { checkDurability, readDurability } from '../../src/store/durability.ts';
 import { connectRedis, whenReady } from '../../src/store/redis.ts';
 import { killTracked, track } from '../faults/support/children.ts';
 import { type OwnRedis, startOwnRedis } from '../faults/support/redis-server.ts';
@@ -137,6 +137,28 @@ describe('Redis persistence and eviction, checked at start', () => {
     const started = await startWorker(redis.url, {});
     started.stop();
     expect(started.code).toBeNull();
+  }, 60_000);
+
+  it('the sandbox (volatile by design) is not warned; anything else outside production is', async () => {
+    const redis = await own({ appendonly: 'no', save: '' });
+    const client = connectRedis(redis.url, 'producer');
+    try {
+      await whenReady(client, 10_000);
+      const warnings = (volatileByDesign: boolean) => {
+        const seen: string[] = [];
+        const logger = { warn: (_: object, msg: string) => void seen.push(msg) };
+        return checkDurability(client, {
+          production: false,
+          allowVolatile: false,
+          volatileByDesign,
+          logger,
+        }).then(() => seen);
+      };
+      expect(await warnings(true)).toEqual([]);
+      expect((await warnings(false)).join(' ')).toContain('appendonly');
+    } finally {
+      client.disconnect();
+    }
   }, 60_000);
 
   it('a managed Redis that forbids CONFIG is read through INFO', async () => {
