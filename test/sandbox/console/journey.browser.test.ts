@@ -243,7 +243,7 @@ describe.skipIf(!hasChromium)('sandbox console: the main journey in a browser', 
 
   // ---- Service content: the service answers HTML (converted from the markdown written) with its
   // own tags; no card, list or digest on the page may show markdown or HTML syntax. ----
-  it('no card, list or digest shows markdown or HTML syntax', async () => {
+  it('no card, list or digest shows markdown, HTML or Slack escape syntax', async () => {
     await page.locator('#user-switch').selectOption('U0ADA');
     await say('/collab post #general **Thursday** chess at [noon](https://example.com/noon) & _snacks_');
     const card = await waitFor(
@@ -257,7 +257,22 @@ describe.skipIf(!hasChromium)('sandbox console: the main journey in a browser', 
     await waitFor(page.locator('.msg', { hasText: /Digest of #general/ }));
     await shot('service-content');
 
-    const SYNTAX = ['**', '](', '<p>', '</', '&lt;', '&amp;', '<span', '<em>', '<strong>'];
+    // Markdown, HTML, and Slack's own escapes (a mention, a channel, a date token, a raw link).
+    const SYNTAX = [
+      '**',
+      '](',
+      '<p>',
+      '</',
+      '&lt;',
+      '&amp;',
+      '<span',
+      '<em>',
+      '<strong>',
+      '<#C',
+      '<@U',
+      '<!date',
+      '<http',
+    ];
     const shown = (await page.locator('#messages').allInnerTexts()).join('\n');
     for (const syntax of SYNTAX) expect(shown, `the page shows "${syntax}"`).not.toContain(syntax);
     // The markdown became formatting: bold text and a link, not marks.
