@@ -52,6 +52,14 @@ async function channelWithDigest(h: Harness, pattern = DAILY) {
   return { slackChannel, digest };
 }
 
+/** The text of one group of a digest message ("" when the group is absent). */
+function sectionOf(blocks: unknown, heading: string): string {
+  const sections = (blocks as Array<{ type: string; text?: { text?: string } }>).filter(
+    (b) => b.type === 'section',
+  );
+  return sections.map((b) => b.text?.text ?? '').find((t) => t.includes(` ${heading} (`)) ?? '';
+}
+
 describe('digests', () => {
   let h: Harness;
   let second: Worker | undefined;
@@ -156,6 +164,47 @@ describe('digests', () => {
       await h.bot.store.redis.get(keys({ prefix: h.prefix }, TEAM).digestSlot(digest.id, nextSlot)),
     ).toMatch(new RegExp(`^${first}@\\d+$`));
     expect(first).not.toBe(redelivered);
+  });
+
+  it('lists a post resolved in the service with no other activity, and a reopened one as unresolved', async () => {
+    // Resolving and reopening do not move a post's last_activity_at: the walk by activity never
+    // sees them; the digest re-reads by id the posts it has shown.
+    const { slackChannel, digest } = await channelWithDigest(h);
+    const org = h.emulator.org();
+    const author = org.authorOf(org.members.get(memberId(h, 'ada@example.com'))!);
+    const day = (d: number, hour = 7) => Date.parse(`2026-07-0${d}T0${hour}:00:00Z`);
+    const make = (title: string) =>
+      org.createPost(
+        author,
+        { content_markdown: `${title} body`, title, channel_id: channelId(h, 'engineering') },
+        new Date(day(1, 3)),
+      );
+    const quiet = make('Quietly resolved');
+    const flipped = make('Resolved then reopened');
+    const later = make('Reopened after its digest');
+    await h.bot.store.digests.setLastUntil(TEAM, digest.id, day(1, 0));
+    expect(await h.settled(await sendSlot(h, digest.id, day(1)))).toBe('completed');
+    expect(blockText(digestPosts(h, slackChannel)[0]!.args.blocks)).toContain('Quietly resolved');
+
+    org.resolvePost(author, quiet.id, {}, new Date(day(1, 9)));
+    org.resolvePost(author, flipped.id, {}, new Date(day(1, 9)));
+    org.unresolvePost(flipped.id);
+    org.resolvePost(author, later.id, {}, new Date(day(1, 9)));
+    expect(await h.settled(await sendSlot(h, digest.id, day(2)))).toBe('completed');
+    const second = digestPosts(h, slackChannel);
+    expect(second).toHaveLength(2);
+    const resolved = sectionOf(second[1]!.args.blocks, 'Resolved');
+    expect(resolved).toContain('Quietly resolved');
+    expect(resolved).toContain('Reopened after its digest');
+    expect(resolved).not.toContain('Resolved then reopened');
+
+    org.unresolvePost(later.id);
+    expect(await h.settled(await sendSlot(h, digest.id, day(3)))).toBe('completed');
+    const third = digestPosts(h, slackChannel);
+    expect(third).toHaveLength(3);
+    expect(sectionOf(third[2]!.args.blocks, 'Resolved')).toBe('');
+    expect(sectionOf(third[2]!.args.blocks, 'Still unresolved')).toContain('Reopened after its digest');
+    expect(sectionOf(third[2]!.args.blocks, 'Still unresolved')).not.toContain('Quietly resolved');
   });
 
   it('posts nothing when nothing changed (DIGEST_QUIET_NOTE off)', async () => {
