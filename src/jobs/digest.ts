@@ -152,3 +152,27 @@ export async function collectDigest(
     truncated,
   };
 }
+
+/**
+ * Adds what re-reading posts by id found, which the walk by activity cannot see (resolving and
+ * reopening move no `last_activity_at`): resolutions to "resolved", reopenings to "still unresolved".
+ */
+export function withRechecked(
+  summary: DigestSummary,
+  found: { resolved: readonly Post[]; reopened: readonly Post[] },
+  top: number = DIGEST_TOP,
+): DigestSummary {
+  const merge = (group: DigestGroup, posts: readonly Post[], key: (item: DigestItem) => number) => {
+    if (posts.length === 0) return group;
+    const added = posts.map((post) =>
+      itemOf(post, ms(post.last_activity_at) ?? ms(post.created_at) ?? summary.since),
+    );
+    const items = [...group.items, ...added].sort((a, b) => key(b) - key(a)).slice(0, top);
+    return { items, count: group.count + posts.length };
+  };
+  return {
+    ...summary,
+    resolved: merge(summary.resolved, found.resolved, (i) => i.resolvedMs ?? 0),
+    open: merge(summary.open, found.reopened, (i) => i.activityMs),
+  };
+}

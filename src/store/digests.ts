@@ -1,6 +1,6 @@
 /**
  * Digests: what each Slack channel asked for (schedule, time zone), the end of the window the
- * last digest covered, and the claims of scheduled slots (SET NX: a slot is posted at most once,
+ * last digest covered, the posts each digest re-reads by id, and the claims of scheduled slots (SET NX: a slot is posted at most once,
  * however many workers, re-deliveries or duplicate ticks). The BullMQ scheduler that runs a
  * digest lives in the queue, under `schedulerId(teamId, 'digest', id)`.
  */
@@ -29,6 +29,21 @@ export type Digest = z.infer<typeof Digest>;
 
 export type SlotClaim = 'claimed' | 'ours' | 'taken';
 
+/**
+ * A post a digest re-reads by id (a resolution or a reopening moves no list order): when it was
+ * last read (epoch ms, the bot's clock) and the resolution the digests last knew (null: open).
+ */
+export const DigestWatched = z.object({
+  checkedAt: z.number(),
+  resolvedAt: z.string().nullable(),
+});
+export type DigestWatched = z.infer<typeof DigestWatched>;
+
+/** Posts one digest watches at most; past it, the least recently read are dropped. */
+export const DIGEST_WATCH_MAX = 200;
+/** A digest's watch list outlives many missed runs, not an abandoned digest. */
+const WATCH_TTL_SECONDS = 90 * 24 * 3600;
+
 /** Moves the value forward only: a late or repeated run never moves the window back. */
 const MAX_SCRIPT = `
 local current = tonumber(redis.call('GET', KEYS[1]) or '0')
@@ -45,6 +60,21 @@ export function digestStore(redis: Redis, space: KeySpace) {
     } catch {
       return undefined;
     }
+  };
+
+  /** The posts a digest re-reads, by post id. */
+  const watched = async (teamId: string, digestId: string): Promise<Map<string, DigestWatched>> => {
+    const raw = await redis.hgetall(keys(space, teamId).digestWatch(digestId));
+    const out = new Map<string, DigestWatched>();
+    for (const [postId, value] of Object.entries(raw)) {
+      try {
+        const parsed = DigestWatched.safeParse(JSON.parse(value));
+        if (parsed.success) out.set(postId, parsed.data);
+      } catch {
+        // an unreadable entry is dropped at the next trim
+      }
+    }
+    return out;
   };
 
   return {
@@ -80,7 +110,11 @@ export function digestStore(redis: Redis, space: KeySpace) {
     async remove(teamId: string, digestId: string): Promise<Digest | undefined> {
       const k = keys(space, teamId);
       const found = read(await redis.get(k.digest(digestId)));
-      await redis.multi().del(k.digest(digestId), k.digestLast(digestId)).srem(k.digests(), digestId).exec();
+      await redis
+        .multi()
+        .del(k.digest(digestId), k.digestLast(digestId), k.digestWatch(digestId))
+        .srem(k.digests(), digestId)
+        .exec();
       return found;
     },
     /** The end of the window the last digest covered, epoch ms. */
@@ -91,6 +125,37 @@ export function digestStore(redis: Redis, space: KeySpace) {
     },
     async setLastUntil(teamId: string, digestId: string, ms: number): Promise<void> {
       await redis.eval(MAX_SCRIPT, 1, keys(space, teamId).digestLast(digestId), String(Math.floor(ms)));
+    },
+    /** The posts a digest re-reads, by post id. */
+    watched,
+    /**
+     * Records what a digest learnt (`set`) and forgets posts (`drop`), then keeps the
+     * {@link DIGEST_WATCH_MAX} most recently read.
+     */
+    async watch(
+      teamId: string,
+      digestId: string,
+      set: ReadonlyMap<string, DigestWatched>,
+      drop: Iterable<string> = [],
+    ): Promise<void> {
+      const key = keys(space, teamId).digestWatch(digestId);
+      const dropped = [...drop];
+      const tx = redis.multi();
+      if (set.size > 0) {
+        tx.hset(key, Object.fromEntries([...set].map(([id, entry]) => [id, JSON.stringify(entry)])));
+      }
+      if (dropped.length > 0) tx.hdel(key, ...dropped);
+      await tx.expire(key, WATCH_TTL_SECONDS).exec();
+      const count = await redis.hlen(key);
+      if (count <= DIGEST_WATCH_MAX) return;
+      const all = await watched(teamId, digestId);
+      const raw = await redis.hkeys(key);
+      // Unreadable entries first, then the least recently read.
+      const excess = [
+        ...raw.filter((id) => !all.has(id)),
+        ...[...all].sort(([, a], [, b]) => a.checkedAt - b.checkedAt).map(([id]) => id),
+      ].slice(0, count - DIGEST_WATCH_MAX);
+      if (excess.length > 0) await redis.hdel(key, ...excess);
     },
     /**
      * Claims a slot for `owner` (the job id): `claimed` the first time, `ours` when the same job

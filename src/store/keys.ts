@@ -72,6 +72,8 @@ export function keys(space: KeySpace, teamId: string) {
     digestSeq: () => `${t}:digestseq`,
     /** the end of the window the last posted digest covered (epoch ms) */
     digestLast: (digestId: string) => `${t}:digestlast:${enc(digestId)}`,
+    /** posts a digest re-reads by id (postId -> JSON: last read, resolution known) (HASH) */
+    digestWatch: (digestId: string) => `${t}:digestwatch:${enc(digestId)}`,
     /** the claim of one scheduled slot of a digest: it is posted at most once */
     digestSlot: (digestId: string, slot: number) => `${t}:digestslot:${enc(digestId)}:${slot}`,
     /** Slack channels archived, deleted or left by the bot, and back: slackChannel -> state (HASH) */

@@ -8,6 +8,7 @@ import type { Worker } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { previousRun } from '../../src/jobs/cron.ts';
 import { digestSchedulerId } from '../../src/jobs/processors/digests.ts';
+import { DIGEST_RECHECK_BATCH } from '../../src/jobs/processors/digestWatch.ts';
 import { processors } from '../../src/jobs/processors/index.ts';
 import { createWorker } from '../../src/jobs/worker.ts';
 import { createLogger } from '../../src/logger.ts';
@@ -50,6 +51,14 @@ async function channelWithDigest(h: Harness, pattern = DAILY) {
     createdAt: new Date().toISOString(),
   });
   return { slackChannel, digest };
+}
+
+/** The text of one group of a digest message ("" when the group is absent). */
+function sectionOf(blocks: unknown, heading: string): string {
+  const sections = (blocks as Array<{ type: string; text?: { text?: string } }>).filter(
+    (b) => b.type === 'section',
+  );
+  return sections.map((b) => b.text?.text ?? '').find((t) => t.includes(` ${heading} (`)) ?? '';
 }
 
 describe('digests', () => {
@@ -156,6 +165,88 @@ describe('digests', () => {
       await h.bot.store.redis.get(keys({ prefix: h.prefix }, TEAM).digestSlot(digest.id, nextSlot)),
     ).toMatch(new RegExp(`^${first}@\\d+$`));
     expect(first).not.toBe(redelivered);
+  });
+
+  it('lists a post resolved in the service with no other activity, and a reopened one as unresolved', async () => {
+    // Resolving and reopening do not move a post's last_activity_at: the walk by activity never
+    // sees them; the digest re-reads by id the posts it has shown.
+    const { slackChannel, digest } = await channelWithDigest(h);
+    const org = h.emulator.org();
+    const author = org.authorOf(org.members.get(memberId(h, 'ada@example.com'))!);
+    const day = (d: number, hour = 7) => Date.parse(`2026-07-0${d}T0${hour}:00:00Z`);
+    const make = (title: string) =>
+      org.createPost(
+        author,
+        { content_markdown: `${title} body`, title, channel_id: channelId(h, 'engineering') },
+        new Date(day(1, 3)),
+      );
+    const quiet = make('Quietly resolved');
+    const flipped = make('Resolved then reopened');
+    const later = make('Reopened after its digest');
+    await h.bot.store.digests.setLastUntil(TEAM, digest.id, day(1, 0));
+    expect(await h.settled(await sendSlot(h, digest.id, day(1)))).toBe('completed');
+    expect(blockText(digestPosts(h, slackChannel)[0]!.args.blocks)).toContain('Quietly resolved');
+
+    org.resolvePost(author, quiet.id, {}, new Date(day(1, 9)));
+    org.resolvePost(author, flipped.id, {}, new Date(day(1, 9)));
+    org.unresolvePost(flipped.id);
+    org.resolvePost(author, later.id, {}, new Date(day(1, 9)));
+    expect(await h.settled(await sendSlot(h, digest.id, day(2)))).toBe('completed');
+    const second = digestPosts(h, slackChannel);
+    expect(second).toHaveLength(2);
+    const resolved = sectionOf(second[1]!.args.blocks, 'Resolved');
+    expect(resolved).toContain('Quietly resolved');
+    expect(resolved).toContain('Reopened after its digest');
+    expect(resolved).not.toContain('Resolved then reopened');
+
+    org.unresolvePost(later.id);
+    expect(await h.settled(await sendSlot(h, digest.id, day(3)))).toBe('completed');
+    const third = digestPosts(h, slackChannel);
+    expect(third).toHaveLength(3);
+    expect(sectionOf(third[2]!.args.blocks, 'Resolved')).toBe('');
+    expect(sectionOf(third[2]!.args.blocks, 'Still unresolved')).toContain('Reopened after its digest');
+    expect(sectionOf(third[2]!.args.blocks, 'Still unresolved')).not.toContain('Quietly resolved');
+  });
+
+  it('re-reads at most DIGEST_RECHECK_BATCH watched posts a run, least recently read first', async () => {
+    const { slackChannel, digest } = await channelWithDigest(h);
+    const org = h.emulator.org();
+    const author = org.authorOf(org.members.get(memberId(h, 'grace@example.com'))!);
+    const at = (iso: string) => Date.parse(iso);
+    const ids = new Set<string>();
+    for (let i = 0; i < DIGEST_RECHECK_BATCH + 10; i++) {
+      const post = org.createPost(
+        author,
+        { content_markdown: `Watched ${i}`, title: `Watched ${i}`, channel_id: channelId(h, 'engineering') },
+        new Date(at('2026-08-01T03:00:00Z') + i * 1000),
+      );
+      ids.add(post.id);
+    }
+    const reads = async (slot: number) => {
+      const read: string[] = [];
+      const onRequest = (r: { route: string; path: string }) => {
+        const id = r.path.split('/').pop() ?? '';
+        if (r.route === 'GET /v2/posts/{id}' && ids.has(id)) read.push(id);
+      };
+      h.emulator.events.on('request', onRequest);
+      try {
+        expect(await h.settled(await sendSlot(h, digest.id, slot))).toBe('completed');
+      } finally {
+        h.emulator.events.off('request', onRequest);
+      }
+      return read;
+    };
+    await h.bot.store.digests.setLastUntil(TEAM, digest.id, at('2026-08-01T00:00:00Z'));
+    // The first digest lists them (its walk reads them: no read by id).
+    expect(await reads(at('2026-08-01T07:00:00Z'))).toEqual([]);
+    const second = await reads(at('2026-08-02T07:00:00Z'));
+    expect(second).toHaveLength(DIGEST_RECHECK_BATCH);
+    const third = await reads(at('2026-08-03T07:00:00Z'));
+    expect(third).toHaveLength(DIGEST_RECHECK_BATCH);
+    // Every watched post was read within two runs.
+    expect(new Set([...second, ...third])).toEqual(ids);
+    // Nothing changed after the first: nothing more was posted.
+    expect(digestPosts(h, slackChannel)).toHaveLength(1);
   });
 
   it('posts nothing when nothing changed (DIGEST_QUIET_NOTE off)', async () => {

@@ -1,7 +1,7 @@
 /** The digest store on real Redis: short ids, slot claims (once per slot, kept by their own job), a window end that only moves forward. */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { digestStore } from '../../src/store/digests.ts';
+import { DIGEST_WATCH_MAX, digestStore } from '../../src/store/digests.ts';
 import { recentStore } from '../../src/store/recent.ts';
 import { connectRedis, type Redis, whenReady } from '../../src/store/redis.ts';
 import { REDIS_URL } from '../support/harness.ts';
@@ -43,6 +43,37 @@ describe('digestStore', () => {
     expect((await store.remove('T1', 'd1'))?.id).toBe('d1');
     expect(await store.lastUntil('T1', 'd1')).toBeUndefined();
     expect((await store.list('T1')).map((d) => d.id)).toEqual(['d2']);
+  });
+
+  it('keeps at most DIGEST_WATCH_MAX watched posts, the least recently read dropped first, and forgets them with the digest', async () => {
+    const store = digestStore(redis, space);
+    const first = new Map(
+      Array.from({ length: DIGEST_WATCH_MAX }, (_, i) => [
+        `p${i}`,
+        { checkedAt: 1000 + i, resolvedAt: null },
+      ]),
+    );
+    await store.watch('T2', 'd9', first);
+    await store.watch(
+      'T2',
+      'd9',
+      new Map([
+        ['p0', { checkedAt: 9000, resolvedAt: '2026-08-01T00:00:00Z' }],
+        ['n1', { checkedAt: 9001, resolvedAt: null }],
+        ['n2', { checkedAt: 9002, resolvedAt: null }],
+      ]),
+      ['p5'],
+    );
+    const watched = await store.watched('T2', 'd9');
+    expect(watched.size).toBe(DIGEST_WATCH_MAX);
+    expect(watched.get('p0')).toEqual({ checkedAt: 9000, resolvedAt: '2026-08-01T00:00:00Z' });
+    // p5 dropped, then p1 (the least recently read) to stay at the cap.
+    expect(watched.has('p5')).toBe(false);
+    expect(watched.has('p1')).toBe(false);
+    expect(watched.has('p2')).toBe(true);
+    expect(watched.has('n2')).toBe(true);
+    await store.remove('T2', 'd9');
+    expect((await store.watched('T2', 'd9')).size).toBe(0);
   });
 
   it('keeps a capped list of recent operations per person, newest first', async () => {

@@ -27,11 +27,12 @@ import { hasFilters, type PostFilters, passesFilters } from '../../store/postFil
 import type { PauseReason } from '../../store/slackChannels.ts';
 import { commandOf, type Processor, type ProcessorContext } from '../context.ts';
 import { isTimeZone, patternProblem, previousRun, slotOf, tickOf } from '../cron.ts';
-import { collectDigest, isQuiet } from '../digest.ts';
+import { collectDigest, isQuiet, withRechecked } from '../digest.ts';
 import { UserError } from '../errors.ts';
 import { slackErrorCode } from '../outcome.ts';
 import { schedulerId } from '../schedules.ts';
 import { changeSlackChannel, observedAt, pauseReasonOf } from './channelPause.ts';
+import { digestWatch } from './digestWatch.ts';
 import { tell } from './tell.ts';
 
 export const PAUSED_DIGEST =
@@ -156,14 +157,17 @@ export async function removeChannelDigests(ctx: ProcessorContext, slackChannel: 
   return digests.length;
 }
 
-/** Walks the window and posts the digest (or the quiet note, or nothing). Answers what it did. */
+/**
+ * Walks the window, re-reads the posts the digests `watchers` watch (digestWatch.ts), and posts the
+ * digest (or the quiet note, or nothing). Answers what it did.
+ */
 async function postDigest(
   ctx: ProcessorContext,
   slackChannel: string,
   window: { since: number; until: number },
   scope: DigestScope,
   link: ChannelLink | undefined,
-  options: { quietNote: boolean; filters?: PostFilters | undefined },
+  options: { quietNote: boolean; filters?: PostFilters | undefined; watchers: readonly string[] },
 ): Promise<'posted' | 'quiet' | 'skipped' | 'paused'> {
   const all = ctx.collab.allPosts(
     {
@@ -175,10 +179,25 @@ async function postDigest(
     { ...(ctx.signal ? { signal: ctx.signal } : {}) },
   );
   const posts = hasFilters(options.filters) ? filtered(all, options.filters, window.since) : all;
-  const summary = await collectDigest(posts, window);
-  ctx.logger.info({ scanned: summary.scanned, quiet: isQuiet(summary) }, 'digest collected');
+  const watch = await digestWatch(ctx, options.watchers, window, options.filters);
+  const walked = await collectDigest(watch.observe(posts), window);
+  // After the walk: a post commented meanwhile is then read past the window, never counted twice.
+  const rechecked = await watch.recheck();
+  const summary = withRechecked(walked, rechecked);
   const quiet = isQuiet(summary);
-  if (quiet && !options.quietNote) return 'skipped';
+  ctx.logger.info(
+    {
+      scanned: summary.scanned,
+      resolvedUnseen: rechecked.resolved.length,
+      reopened: rechecked.reopened.length,
+      quiet,
+    },
+    'digest collected',
+  );
+  if (quiet && !options.quietNote) {
+    await watch.save();
+    return 'skipped';
+  }
   const message = quiet ? quietDigestMessage(summary, scope) : digestMessage(summary, scope);
   // At most once: a post that started and never recorded its end is taken as posted.
   const sent = await ctx.once<{ posted: true } | { paused: PauseReason }>(
@@ -214,6 +233,7 @@ async function postDigest(
     await changeSlackChannel(ctx, slackChannel, { paused: true, reason: sent.paused, at: observedAt() });
     return 'paused';
   }
+  await watch.save();
   return quiet ? 'quiet' : 'posted';
 }
 
@@ -267,6 +287,7 @@ export const sendDigest: Processor<'sendDigest'> = async (data, ctx) => {
       : await postDigest(ctx, digest.slackChannel, { since, until: slot }, scopeOf(link, digest), link, {
           quietNote: ctx.features?.digestQuietNote === true,
           filters: digest.filters,
+          watchers: [digest.id],
         });
   // Paused: the window stays open, and the first digest after the resume covers it.
   if (outcome !== 'paused') await ctx.store.digests.setLastUntil(ctx.teamId, digest.id, slot);
@@ -287,6 +308,7 @@ export const runDigest: Processor<'runDigest'> = async (data, ctx) => {
   const outcome = await postDigest(ctx, origin.slackChannel, { since, until }, scopeOf(link), link, {
     quietNote: false,
     filters,
+    watchers: digests.map((d) => d.id),
   });
   if (outcome === 'paused') throw new UserError(PAUSED_DIGEST);
   for (const digest of digests) await ctx.store.digests.setLastUntil(ctx.teamId, digest.id, until);
