@@ -5,8 +5,8 @@
  */
 import type { WebClient } from '@slack/web-api';
 import { type Origin, TEXT_MAX } from '../../../jobs/schemas.ts';
-import type { ListenerDeps } from '../../app.ts';
 import { slackToMarkdown } from '../../render/mrkdwn.ts';
+import type { ListenerDeps } from '../deps.ts';
 import type { MessageEvent } from '../payloads.ts';
 import { slackNames } from '../shared.ts';
 

@@ -2,9 +2,10 @@
  * "Comment on post": on a post card, or on a message with a post link the bot has seen, opens
  * the comment form for that post. Anything else is explained to the person.
  */
-import type { ListenerDeps } from '../../app.ts';
+
 import { problem } from '../../render/messages.ts';
 import { commentModal } from '../../render/modals.ts';
+import type { ListenerDeps } from '../deps.ts';
 import { encodeMetadata } from '../payloads.ts';
 import { linksIn, NOT_UNDERSTOOD, NOT_UNDERSTOOD_HINT, STORE_DOWN } from '../shared.ts';
 import { answer, readShortcut, type ShortcutArgs, shortcutWhere, type UsedShortcut } from './message.ts';

@@ -3,10 +3,11 @@
  * (mentions as names, a link back to the message), its first line as the title. The trigger_id lives 3 s, so the name and
  * permalink lookups get a short deadline; past it the form opens with raw ids and no link.
  */
-import type { ListenerDeps } from '../../app.ts';
+
 import { problem } from '../../render/messages.ts';
 import { createPostModal, suggestedTitle } from '../../render/modals.ts';
 import { slackToMarkdown } from '../../render/mrkdwn.ts';
+import type { ListenerDeps } from '../deps.ts';
 import { encodeMetadata } from '../payloads.ts';
 import {
   LOOKUP_DEADLINE_MS,

@@ -4,11 +4,12 @@
  * and the parent's first line as the title. The card then goes into that thread. Lookups share
  * the trigger_id's 3 s: past their deadline the form opens with what arrived.
  */
-import type { ListenerDeps } from '../../app.ts';
+
 import { LIMITS } from '../../render/limits.ts';
 import { problem } from '../../render/messages.ts';
 import { createPostModal } from '../../render/modals.ts';
 import { type ThreadMessage, threadToMarkdown } from '../../render/threadMarkdown.ts';
+import type { ListenerDeps } from '../deps.ts';
 import { encodeMetadata } from '../payloads.ts';
 import {
   LOOKUP_DEADLINE_MS,

@@ -1,7 +1,7 @@
 /** What a message shortcut tells us, validated, and how to answer the person who used it. */
 import type { AllMiddlewareArgs, MessageShortcut, SlackShortcutMiddlewareArgs } from '@slack/bolt';
-import type { ListenerDeps } from '../../app.ts';
 import type { Outcome } from '../../render/messages.ts';
+import type { ListenerDeps } from '../deps.ts';
 import { MessageShortcutBody, teamOf } from '../payloads.ts';
 import { tell } from '../shared.ts';
 

@@ -2,10 +2,11 @@
  * "Resolve post": on a post card, opens the resolve form for that post; on a Slack reply that
  * the bot bridged as a comment, opens it with that comment as the resolving comment.
  */
-import type { ListenerDeps } from '../../app.ts';
+
 import { problem } from '../../render/messages.ts';
 import { resolveModal } from '../../render/modals.ts';
 import { slackToMarkdown } from '../../render/mrkdwn.ts';
+import type { ListenerDeps } from '../deps.ts';
 import { encodeMetadata } from '../payloads.ts';
 import { NOT_UNDERSTOOD, NOT_UNDERSTOOD_HINT, STORE_DOWN } from '../shared.ts';
 import { answer, readShortcut, type ShortcutArgs, shortcutWhere, type UsedShortcut } from './message.ts';

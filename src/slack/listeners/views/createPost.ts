@@ -3,9 +3,9 @@
  * linked to the Slack channel the form was opened in. One createPost job; the modal closes.
  */
 import { TEXT_MAX, TITLE_MAX } from '../../../jobs/schemas.ts';
-import type { ListenerDeps } from '../../app.ts';
 import { INPUTS } from '../../ids.ts';
 import { parseChannelOption, titleTooLongText } from '../../render/modals.ts';
+import type { ListenerDeps } from '../deps.ts';
 import { PostModalMetadata } from '../payloads.ts';
 import { STORE_DOWN } from '../shared.ts';
 import { enqueueSubmission, readSubmission, showErrors, tooLong, type ViewArgs } from './submission.ts';

@@ -3,8 +3,8 @@
  * is the resolving comment. One resolvePost job; the modal closes.
  */
 import { TEXT_MAX } from '../../../jobs/schemas.ts';
-import type { ListenerDeps } from '../../app.ts';
 import { INPUTS } from '../../ids.ts';
+import type { ListenerDeps } from '../deps.ts';
 import { ResolveModalMetadata } from '../payloads.ts';
 import { enqueueSubmission, readSubmission, showErrors, tooLong, type ViewArgs } from './submission.ts';
 
