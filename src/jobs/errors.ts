@@ -4,6 +4,7 @@
  * is worded from the CollabError kind and reason.
  */
 import { type CollabError, isCollabError } from '../collab/errors.ts';
+import { describeOperation } from '../slack/render/operationWords.ts';
 
 /** A failure worded for the person, final: retrying cannot help. */
 export class UserError extends Error {
@@ -37,35 +38,6 @@ export function isPersonsMistake(error: unknown): boolean {
     error.kind === 'permanent' &&
     (error.reason === 'notFound' || error.reason === 'badRequest')
   );
-}
-
-const WHAT: Record<string, string> = {
-  createPost: 'create the post',
-  resolvePost: 'resolve the post',
-  unresolvePost: 'reopen the post',
-  createComment: 'add the comment',
-  sendDm: 'send the message',
-  listPosts: 'list posts',
-  listChannels: 'list channels',
-  listMembers: 'list members',
-  listMessages: 'list the thread',
-  linkChannel: 'link the channel',
-  unlinkChannel: 'unlink the channel',
-  addDigest: 'schedule the digest',
-  listDigests: 'list the digests',
-  removeDigest: 'remove the digest',
-  runDigest: 'make the digest',
-  sendDigest: 'post the digest',
-  unfurlLinks: 'show the link',
-  publishHome: 'show App Home',
-  followChannel: 'follow the channel',
-  unfollowChannel: 'stop following the channel',
-  pollFeed: 'check the channel for news',
-  pollThread: 'check the thread for replies',
-};
-
-export function describeOperation(operation: string): string {
-  return WHAT[operation] ?? 'do that';
 }
 
 /** The final failure, in words that say what to do next. */

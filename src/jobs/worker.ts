@@ -12,11 +12,12 @@
 import { DelayedError, type Job, type Telemetry, UnrecoverableError, Worker } from 'bullmq';
 import { isCollabError } from '../collab/errors.ts';
 import type { Logger } from '../logger.ts';
+import { describeOperation } from '../slack/render/operationWords.ts';
 import type { Store } from '../store/index.ts';
 import type { Redis } from '../store/redis.ts';
 import { NOT_CONNECTED, type Workspaces } from '../store/workspaces.ts';
 import type { ProcessorContext, ProcessorFeatures, Processors } from './context.ts';
-import { describeOperation, humanError, isPersonsMistake, isUserError, isWaitTurn } from './errors.ts';
+import { humanError, isPersonsMistake, isUserError, isWaitTurn } from './errors.ts';
 import { createOutcomes } from './outcome.ts';
 import { DEFAULT_POLLING, type PollingSettings } from './polling.ts';
 import { QUEUE_NAME } from './queue.ts';

@@ -7,7 +7,7 @@
  */
 import { isCollabError } from '../../collab/errors.ts';
 import { homeView } from '../../slack/render/home.ts';
-import type { HomeActivity, ServiceStatus } from '../../slack/render/homeSections.ts';
+import type { HomeActivity, ServiceStatus } from '../../slack/render/homeState.ts';
 import type { Processor, ProcessorContext } from '../context.ts';
 import { slackErrorCode } from '../outcome.ts';
 import { teamSchedulerPrefix } from '../schedules.ts';

@@ -1,5 +1,5 @@
 /** The comment form: the comment is required (≤ 40,000 characters). One createComment job; the modal closes. */
-import { TEXT_MAX } from '../../../jobs/schemas.ts';
+import { TEXT_MAX } from '../../../operations/limits.ts';
 import { INPUTS } from '../../ids.ts';
 import type { ListenerDeps } from '../deps.ts';
 import { CommentModalMetadata } from '../payloads.ts';
