@@ -15,7 +15,7 @@ export function isUserError(error: unknown): error is UserError {
   return error instanceof UserError;
 }
 
-/** The job must wait for another (processors/commentLease.ts): run again after `retryAfterMs`, spending no attempt, telling nobody. */
+/** The job must wait for another (jobs/commentLease.ts): run again after `retryAfterMs`, spending no attempt, telling nobody. */
 export class WaitTurnError extends Error {
   override name = 'WaitTurnError';
   constructor(readonly retryAfterMs: number) {

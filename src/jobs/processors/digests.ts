@@ -27,7 +27,7 @@ import { collectDigest, isQuiet } from '../digest.ts';
 import { UserError } from '../errors.ts';
 import { slackErrorCode } from '../outcome.ts';
 import { schedulerId } from '../schedules.ts';
-import { tell } from './tell.ts';
+import { tell } from '../tell.ts';
 
 /** Digests one Slack channel may have. */
 export const MAX_DIGESTS_PER_CHANNEL = 10;

@@ -8,13 +8,13 @@ import { success } from '../../slack/render/messages.ts';
 import { escapeMrkdwn } from '../../slack/render/mrkdwn.ts';
 import type { ProcessorContext } from '../context.ts';
 import { UserError } from '../errors.ts';
+import { findSince } from '../landed.ts';
+import { noteDmActivity } from '../mirroring.ts';
+import { type MemberMatch, memberName, memberOf } from '../people.ts';
+import { noThread, orNotFound } from '../resolveRefs.ts';
 import type { JobData, Origin } from '../schemas.ts';
-import { findSince } from './landed.ts';
-import { noteDmActivity } from './mirroring.ts';
-import { type MemberMatch, memberName, memberOf } from './people.ts';
-import { noThread, orNotFound } from './resolveRefs.ts';
-import { tell } from './tell.ts';
-import { contentEquals, createdSince, escapeMarkdown } from './text.ts';
+import { tell } from '../tell.ts';
+import { contentEquals, createdSince, escapeMarkdown } from '../text.ts';
 
 export async function sendDm(data: JobData<'sendDm'>, ctx: ProcessorContext): Promise<void> {
   const { origin } = data;

@@ -10,15 +10,16 @@
  * them resolved; at most FEED_RECHECK_BATCH a poll, least recently read first. A quiet channel
  * costs 1 + min(N, FEED_RECHECK_BATCH) requests a poll with N watched posts, and 1 with none.
  */
-import { isCollabError } from '../../collab/errors.ts';
-import { isResolved, type Post } from '../../collab/schemas.ts';
-import { changeNote, type PostChange, postChanges } from '../../slack/render/changes.ts';
-import { cardVersion } from '../../slack/render/postCard.ts';
-import type { FeedState, PostState, Watched } from '../../store/feeds.ts';
-import type { ProcessorContext } from '../context.ts';
-import { slackErrorCode } from '../outcome.ts';
-import { FEED_PAGE_SIZE, FEED_RECHECK_BATCH, MAX_POLL_PAGES, REOPEN_WATCH_MS } from '../polling.ts';
-import { schedulerId } from '../schedules.ts';
+import { isCollabError } from '../collab/errors.ts';
+import { isResolved, type Post } from '../collab/schemas.ts';
+import { changeNote, type PostChange, postChanges } from '../slack/render/changes.ts';
+import { cardVersion } from '../slack/render/postCard.ts';
+import type { FeedState, PostState, Watched } from '../store/feeds.ts';
+import { postCardTo, shownState, updateCards } from './cards.ts';
+import type { ProcessorContext } from './context.ts';
+import { slackErrorCode } from './outcome.ts';
+import { FEED_PAGE_SIZE, FEED_RECHECK_BATCH, MAX_POLL_PAGES, REOPEN_WATCH_MS } from './polling.ts';
+import { schedulerId } from './schedules.ts';
 import {
   advance,
   compareInstants,
@@ -26,8 +27,7 @@ import {
   newerThan,
   type Stamped,
   type Watermark,
-} from '../watermark.ts';
-import { postCardTo, shownState, updateCards } from './cards.ts';
+} from './watermark.ts';
 
 export function feedSchedulerId(teamId: string, slackChannel: string): string {
   return schedulerId(teamId, 'feed', slackChannel);

@@ -2,9 +2,9 @@
  * Who is who: a Slack user's name (for attribution: every write goes out under the one
  * organisation key, so the words say who wrote it) and the service member with the same email.
  */
-import type { Member } from '../../collab/schemas.ts';
-import type { ProcessorContext } from '../context.ts';
-import { slackErrorCode } from '../outcome.ts';
+import type { Member } from '../collab/schemas.ts';
+import type { ProcessorContext } from './context.ts';
+import { slackErrorCode } from './outcome.ts';
 
 /** Slack profiles are cached this long. */
 const PROFILE_TTL_SECONDS = 3600;

@@ -7,16 +7,16 @@
  * Never mirrored back: messages by the app (what the bot writes comes back with the app author)
  * and messages whose id the bot remembered when it sent them.
  */
-import type { Message } from '../../collab/schemas.ts';
-import { mirroredMessage } from '../../slack/render/mirror.ts';
-import type { PollInterval } from '../../store/mirrors.ts';
-import type { ThreadOrigin } from '../../store/threads.ts';
-import type { ProcessorContext } from '../context.ts';
-import { slackErrorCode } from '../outcome.ts';
-import { MAX_POLL_PAGES, THREAD_ACTIVE_WINDOW_MS, THREAD_PAGE_SIZE } from '../polling.ts';
-import { schedulerId } from '../schedules.ts';
-import { advance, EMPTY_WATERMARK, newerThan, type Stamped, type Watermark } from '../watermark.ts';
+import type { Message } from '../collab/schemas.ts';
+import { mirroredMessage } from '../slack/render/mirror.ts';
+import type { PollInterval } from '../store/mirrors.ts';
+import type { ThreadOrigin } from '../store/threads.ts';
+import type { ProcessorContext } from './context.ts';
 import { SlackBusyError } from './feeds.ts';
+import { slackErrorCode } from './outcome.ts';
+import { MAX_POLL_PAGES, THREAD_ACTIVE_WINDOW_MS, THREAD_PAGE_SIZE } from './polling.ts';
+import { schedulerId } from './schedules.ts';
+import { advance, EMPTY_WATERMARK, newerThan, type Stamped, type Watermark } from './watermark.ts';
 
 export function threadSchedulerId(teamId: string, threadId: string): string {
   return schedulerId(teamId, 'thread', threadId);
