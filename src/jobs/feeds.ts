@@ -24,7 +24,7 @@ import {
   advance,
   compareInstants,
   EMPTY_WATERMARK,
-  newerThan,
+  newerThanPaged,
   type Stamped,
   type Watermark,
 } from './watermark.ts';
@@ -64,19 +64,14 @@ export async function currentWatermark(ctx: ProcessorContext, channelId: string)
 
 /** Posts with activity after the watermark, newest first: one request unless a burst needs more pages. */
 async function freshPosts(ctx: ProcessorContext, channelId: string, mark: Watermark): Promise<Post[]> {
-  const fresh: Post[] = [];
-  let cursor: string | undefined;
-  for (let pages = 0; pages < MAX_POLL_PAGES; pages++) {
-    const got = await page(ctx, channelId, cursor);
-    const { fresh: newer, reached } = newerThan(got.data, mark, stamp);
-    fresh.push(...newer);
-    cursor = got.next_cursor ?? undefined;
-    if (reached || !cursor || got.data.length === 0) return fresh;
+  const read = (after: string | undefined) => page(ctx, channelId, after);
+  const { fresh, complete } = await newerThanPaged(read, mark, stamp, MAX_POLL_PAGES);
+  if (!complete) {
+    ctx.logger.warn(
+      { channelId, posts: fresh.length },
+      'feed burst larger than one poll reads; older activity skipped',
+    );
   }
-  ctx.logger.warn(
-    { channelId, posts: fresh.length },
-    'feed burst larger than one poll reads; older activity skipped',
-  );
   return fresh;
 }
 
