@@ -77,6 +77,14 @@ module.exports = {
       },
     },
     {
+      name: 'processors-stand-alone',
+      severity: 'error',
+      comment:
+        'jobs/processors/ holds one processor per operation and nothing else: what processors share lives in jobs/, so no processor imports another (index.ts gathers them).',
+      from: { path: '^src/jobs/processors/', pathNot: '^src/jobs/processors/index\\.ts$' },
+      to: { path: '^src/jobs/processors/' },
+    },
+    {
       name: 'slack-below-runtime',
       severity: 'error',
       comment: 'slack/ never imports the runtime, the entries, ops/, the CLI or the sandbox.',

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import type { Worker } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { previousRun } from '../../src/jobs/cron.ts';
-import { digestSchedulerId } from '../../src/jobs/processors/digests.ts';
+import { digestSchedulerId } from '../../src/jobs/digestSchedules.ts';
 import { processors } from '../../src/jobs/processors/index.ts';
 import { createWorker } from '../../src/jobs/worker.ts';
 import { createLogger } from '../../src/logger.ts';

@@ -24,18 +24,15 @@ import type { ChannelLink } from '../../store/links.ts';
 import { commandOf, type Processor, type ProcessorContext } from '../context.ts';
 import { isTimeZone, patternProblem, previousRun, slotOf, tickOf } from '../cron.ts';
 import { collectDigest, isQuiet } from '../digest.ts';
+import { digestSchedulerId } from '../digestSchedules.ts';
 import { UserError } from '../errors.ts';
 import { slackErrorCode } from '../outcome.ts';
-import { schedulerId } from '../schedules.ts';
 import { tell } from '../tell.ts';
 
 /** Digests one Slack channel may have. */
 export const MAX_DIGESTS_PER_CHANNEL = 10;
 /** A digest run by hand with no earlier digest covers this much. */
 const FIRST_RUN_WINDOW_MS = 24 * 3600_000;
-
-export const digestSchedulerId = (teamId: string, digestId: string) =>
-  schedulerId(teamId, 'digest', digestId);
 
 function scopeOf(link: ChannelLink | undefined, digest?: Digest): DigestScope {
   return {
@@ -134,16 +131,6 @@ export const removeDigest: Processor<'removeDigest'> = async (data, ctx) => {
   }
   await tell(ctx, origin, success(`Digest ${id} removed${removed ? ` (${removed.label})` : ''}.`));
 };
-
-/** Removes every digest of a Slack channel (its link was removed); answers how many. */
-export async function removeChannelDigests(ctx: ProcessorContext, slackChannel: string): Promise<number> {
-  const digests = await ctx.store.digests.list(ctx.teamId, slackChannel);
-  for (const digest of digests) {
-    await ctx.schedules.remove(digestSchedulerId(ctx.teamId, digest.id));
-    await ctx.store.digests.remove(ctx.teamId, digest.id);
-  }
-  return digests.length;
-}
 
 /** Walks the window and posts the digest (or the quiet note, or nothing). Answers what it did. */
 async function postDigest(

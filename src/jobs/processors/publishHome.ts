@@ -9,9 +9,9 @@ import { isCollabError } from '../../collab/errors.ts';
 import { homeView } from '../../slack/render/home.ts';
 import type { HomeActivity, ServiceStatus } from '../../slack/render/homeState.ts';
 import type { Processor, ProcessorContext } from '../context.ts';
+import { digestSchedulerId } from '../digestSchedules.ts';
 import { slackErrorCode } from '../outcome.ts';
 import { teamSchedulerPrefix } from '../schedules.ts';
-import { digestSchedulerId } from './digests.ts';
 
 /** How long one check of the service is trusted. */
 export const SERVICE_CHECK_TTL_SECONDS = 60;
