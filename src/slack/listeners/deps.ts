@@ -1,4 +1,7 @@
-/** What every listener is given beside Bolt's own arguments; app.ts builds it, listeners import it from here. */
+/**
+ * What every listener is given beside Bolt's own arguments. slack/app.ts builds it and registers
+ * the listeners; the listeners import the type from here, never from app.ts (that would be a cycle).
+ */
 import type { OperationsQueue } from '../../jobs/queue.ts';
 import type { Logger } from '../../logger.ts';
 import type { Store } from '../../store/index.ts';
