@@ -5,6 +5,7 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import { QueryNames } from './collab/wire.ts';
+import { decodeEncryptionKey } from './store/crypto.ts';
 
 const optionalText = z
   .string()
@@ -474,16 +475,6 @@ export function defaultConcurrency(limit: number, windowMs: number): number {
 /** 32 bytes as 64 hex digits, or as base64 (padded or not). */
 export function isEncryptionKey(value: string): boolean {
   return decodeEncryptionKey(value) !== undefined;
-}
-
-export function decodeEncryptionKey(value: string): Buffer | undefined {
-  const text = value.trim();
-  if (/^[0-9a-fA-F]{64}$/.test(text)) return Buffer.from(text, 'hex');
-  if (/^[A-Za-z0-9+/_-]{43}=?$/.test(text)) {
-    const bytes = Buffer.from(text.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
-    return bytes.length === 32 ? bytes : undefined;
-  }
-  return undefined;
 }
 
 /** The queue's Redis and prefix alone, for tools (the jobs CLI) that need nothing else. */

@@ -10,9 +10,9 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { CONFIG_DOCS, loadConfig } from '../src/config.ts';
 import { WORKFLOW_STEPS } from '../src/jobs/workflowSteps.ts';
-import type { ListenerDeps } from '../src/slack/app.ts';
 import { INSTALL_PATH, REDIRECT_PATH } from '../src/slack/app.ts';
 import { SUBCOMMANDS } from '../src/slack/listeners/commands/grammar.ts';
+import type { ListenerDeps } from '../src/slack/listeners/deps.ts';
 import { registerListeners } from '../src/slack/listeners/index.ts';
 import { BOT_SCOPES } from '../src/slack/scopes.ts';
 

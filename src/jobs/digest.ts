@@ -11,45 +11,13 @@
  */
 import { isResolved, type Post } from '../collab/schemas.ts';
 import { postContent, resolverPlain } from '../slack/render/attribution.ts';
+import type { DigestGroup, DigestItem, DigestSummary } from '../slack/render/digest.ts';
 import { mrkdwnToPlain, unescapeMrkdwn } from '../slack/render/text.ts';
 
 /** Posts shown per group; the rest are counted ("…and N more"). */
 export const DIGEST_TOP = 5;
 /** A walk never reads more than this many posts (a service that ignores the sort never ends otherwise). */
 export const DIGEST_MAX_SCAN = 50_000;
-
-/** What a digest line needs of a post: no content, so a kept item is small. */
-export interface DigestItem {
-  id: string;
-  title: string | null | undefined;
-  content: string | null | undefined;
-  url: string | null | undefined;
-  channel: string | undefined;
-  author: string | undefined;
-  commentsCount: number;
-  resolvedBy: string | undefined;
-  createdMs: number | undefined;
-  activityMs: number;
-  resolvedMs: number | undefined;
-}
-
-export interface DigestGroup {
-  items: DigestItem[];
-  count: number;
-}
-
-export interface DigestSummary {
-  since: number;
-  until: number;
-  newPosts: DigestGroup;
-  resolved: DigestGroup;
-  active: DigestGroup;
-  open: DigestGroup;
-  /** posts read from the service */
-  scanned: number;
-  /** the walk hit {@link DIGEST_MAX_SCAN} */
-  truncated: boolean;
-}
 
 export function isQuiet(summary: DigestSummary): boolean {
   return summary.newPosts.count + summary.resolved.count + summary.active.count + summary.open.count === 0;

@@ -4,6 +4,7 @@
  * is worded from the CollabError kind and reason.
  */
 import { type CollabError, isCollabError } from '../collab/errors.ts';
+import { describeOperation } from '../slack/render/operationWords.ts';
 
 /** A failure worded for the person, final: retrying cannot help. */
 export class UserError extends Error {
@@ -14,7 +15,7 @@ export function isUserError(error: unknown): error is UserError {
   return error instanceof UserError;
 }
 
-/** The job must wait for another (processors/commentLease.ts): run again after `retryAfterMs`, spending no attempt, telling nobody. */
+/** The job must wait for another (jobs/commentLease.ts): run again after `retryAfterMs`, spending no attempt, telling nobody. */
 export class WaitTurnError extends Error {
   override name = 'WaitTurnError';
   constructor(readonly retryAfterMs: number) {
@@ -37,41 +38,6 @@ export function isPersonsMistake(error: unknown): boolean {
     error.kind === 'permanent' &&
     (error.reason === 'notFound' || error.reason === 'badRequest')
   );
-}
-
-const WHAT: Record<string, string> = {
-  createPost: 'create the post',
-  resolvePost: 'resolve the post',
-  unresolvePost: 'reopen the post',
-  createComment: 'add the comment',
-  sendDm: 'send the message',
-  listPosts: 'list posts',
-  listChannels: 'list channels',
-  listMembers: 'list members',
-  listMessages: 'list the thread',
-  linkChannel: 'link the channel',
-  unlinkChannel: 'unlink the channel',
-  addDigest: 'schedule the digest',
-  listDigests: 'list the digests',
-  removeDigest: 'remove the digest',
-  runDigest: 'make the digest',
-  sendDigest: 'post the digest',
-  unfurlLinks: 'show the link',
-  publishHome: 'show App Home',
-  followChannel: 'follow the channel',
-  listFollows: 'list the followed channels',
-  unfollowChannel: 'stop following the channel',
-  pollFeed: 'check the channel for news',
-  pollThread: 'check the thread for replies',
-  setNotify: 'change your notifications',
-  flushNotifications: 'send your held notifications',
-  runWorkflowStep: 'run the workflow step',
-  checkWorkflowWait: 'check whether the post is resolved',
-  slackChannelChanged: 'pause or resume the channel’s feed and digests',
-};
-
-export function describeOperation(operation: string): string {
-  return WHAT[operation] ?? 'do that';
 }
 
 /** The final failure, in words that say what to do next. */

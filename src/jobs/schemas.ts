@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { MemberRole } from '../collab/schemas.ts';
+import { TEXT_MAX, TITLE_MAX } from '../operations/limits.ts';
 import { PostFilters } from '../store/postFilters.ts';
 
 const id = z.string().min(1).max(500);
@@ -36,10 +37,6 @@ export type ChannelRef = z.infer<typeof ChannelRef>;
 export const CardRef = z.object({ slackChannel: id, ts: id });
 export type CardRef = z.infer<typeof CardRef>;
 
-/** Slack allows 40,000 characters in a message; the service's limits are "not shown". */
-export const TEXT_MAX = 40_000;
-/** A post's title: a line people scan in lists and cards; the spec shows no limit, so this is ours. */
-export const TITLE_MAX = 250;
 const text = z.string().min(1).max(TEXT_MAX);
 
 export const CreatePostJob = z.object({

@@ -47,7 +47,7 @@ export interface StepLog {
   failedTold?: true;
 }
 
-/** The step that tells the person the outcome (processors/tell.ts). */
+/** The step that tells the person the outcome (jobs/tell.ts). */
 export const TELL_STEP = 'tell';
 
 /** This run no longer holds the job's lock: another run has (or will have) the job. */

@@ -6,6 +6,7 @@
  * Timestamp formats are "not shown": instants are compared as dates when both parse, else as
  * strings; an item without a timestamp is never "after" a watermark that has one.
  */
+import type { Page } from '../collab/schemas.ts';
 import type { Watermark } from '../store/feeds.ts';
 
 export type { Watermark };
@@ -60,4 +61,27 @@ export function newerThan<T>(
     fresh.push(item);
   }
   return { fresh, reached: false };
+}
+
+/**
+ * The items newer than the watermark across a newest-first paged list (`page(after)`): one page
+ * unless a burst needs more, at most `maxPages`. `complete` is false when the cap stopped the
+ * walk before the watermark: older items were skipped.
+ */
+export async function newerThanPaged<T>(
+  page: (after: string | undefined) => Promise<Page<T>>,
+  mark: Watermark,
+  stamp: (item: T) => Stamped,
+  maxPages: number,
+): Promise<{ fresh: T[]; complete: boolean }> {
+  const fresh: T[] = [];
+  let cursor: string | undefined;
+  for (let pages = 0; pages < maxPages; pages++) {
+    const got = await page(cursor);
+    const { fresh: newer, reached } = newerThan(got.data, mark, stamp);
+    fresh.push(...newer);
+    cursor = got.next_cursor ?? undefined;
+    if (reached || !cursor || got.data.length === 0) return { fresh, complete: true };
+  }
+  return { fresh, complete: false };
 }

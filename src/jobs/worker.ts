@@ -13,12 +13,13 @@ import { DelayedError, type Job, type Telemetry, UnrecoverableError, Worker } fr
 import { type BudgetLane, withBudgetScope } from '../collab/budget.ts';
 import { isCollabError } from '../collab/errors.ts';
 import type { Logger } from '../logger.ts';
+import { describeOperation } from '../slack/render/operationWords.ts';
 import type { HostBudget } from '../store/budget.ts';
 import type { Store } from '../store/index.ts';
 import type { Redis } from '../store/redis.ts';
 import { NOT_CONNECTED, type Workspaces } from '../store/workspaces.ts';
 import type { ProcessorContext, ProcessorFeatures, Processors } from './context.ts';
-import { describeOperation, humanError, isPersonsMistake, isUserError, isWaitTurn } from './errors.ts';
+import { humanError, isPersonsMistake, isUserError, isWaitTurn } from './errors.ts';
 import { createOutcomes } from './outcome.ts';
 import { DEFAULT_POLLING, type PollingSettings } from './polling.ts';
 import { QUEUE_NAME } from './queue.ts';

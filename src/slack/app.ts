@@ -18,7 +18,8 @@ import type { InstallConfig, SlackConfig } from '../config.ts';
 import type { OperationsQueue } from '../jobs/queue.ts';
 import { type Logger, scrubText } from '../logger.ts';
 import type { Store } from '../store/index.ts';
-import type { CollabClientSettings, Workspaces } from '../store/workspaces.ts';
+import type { Workspaces } from '../store/workspaces.ts';
+import type { ListenerSettings } from './listeners/deps.ts';
 import { registerListeners } from './listeners/index.ts';
 import { BOT_SCOPES } from './scopes.ts';
 import { refuseFutureTimestamps } from './timestamps.ts';
@@ -48,30 +49,6 @@ export interface SlackAppDeps {
   /** called when a Slack request is acked (metrics) */
   onAck?: (surface: string, seconds: number) => void;
   settings?: ListenerSettings;
-}
-
-/** What listeners are given, beside Bolt's own arguments. */
-export interface ListenerDeps {
-  command: string;
-  queue: OperationsQueue;
-  store: Store;
-  workspaces: Workspaces;
-  logger: Logger;
-  /** how long option lists (pickers) wait on the collaboration API (`COLLAB_OPTIONS_TIMEOUT_MS`) */
-  optionsTimeoutMs: number;
-  /** workspace settings: who may change them, how the service is connected; default single-workspace */
-  settings?: ListenerSettings;
-}
-
-export interface ListenerSettings {
-  /** single: credentials from the environment; multi: OAuth installs, admins connect on App Home */
-  mode: 'single' | 'multi';
-  /** Slack user ids allowed to change settings besides workspace admins and owners */
-  adminUserIds: string[];
-  /** http:// on localhost is acceptable as the service's base url (development, tests, opt-in) */
-  allowInsecureCollabUrl: boolean;
-  /** timeouts and hooks of the collab clients made to check a key */
-  collab: CollabClientSettings;
 }
 
 /** Slack allows 3 s for options; the API gets this much of it unless configured. */

@@ -6,9 +6,19 @@
  * is recognised, opened, and reported stale so the caller re-seals it with the current key.
  */
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
-import { decodeEncryptionKey } from '../config.ts';
 
 const PREFIX = 'enc:v1';
+
+/** 32 bytes as 64 hex digits, or as base64 (padded or not); undefined for anything else. */
+export function decodeEncryptionKey(value: string): Buffer | undefined {
+  const text = value.trim();
+  if (/^[0-9a-fA-F]{64}$/.test(text)) return Buffer.from(text, 'hex');
+  if (/^[A-Za-z0-9+/_-]{43}=?$/.test(text)) {
+    const bytes = Buffer.from(text.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
+    return bytes.length === 32 ? bytes : undefined;
+  }
+  return undefined;
+}
 
 export interface Opened {
   plain: string;

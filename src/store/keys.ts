@@ -21,7 +21,7 @@ export function keys(space: KeySpace, teamId: string) {
     messagePost: (slackChannel: string, ts: string) => `${t}:msgpost:${enc(slackChannel)}:${ts}`,
     /** the Slack messages (cards) that show a post */
     postCards: (postId: string) => `${t}:postcards:${postId}`,
-    /** the job whose comment on a post is being sent or is in doubt (see processors/commentLease.ts) */
+    /** the job whose comment on a post is being sent or is in doubt (see jobs/commentLease.ts) */
     commentLease: (postId: string) => `${t}:cmtlease:${enc(postId)}`,
     /** the comment a Slack reply became */
     replyComment: (slackChannel: string, ts: string) => `${t}:replycmt:${enc(slackChannel)}:${ts}`,

@@ -5,7 +5,6 @@
  */
 import { WebClient } from '@slack/web-api';
 import { type CollabClient, type CollabClientOptions, createCollabClient } from '../collab/client.ts';
-import type { CollabConfig, Config } from '../config.ts';
 
 export interface Workspace {
   teamId: string;
@@ -33,7 +32,7 @@ export const NOT_CONNECTED =
 
 /** Settings every collab client gets, whatever workspace it serves. */
 export interface CollabClientSettings {
-  queryNames?: CollabConfig['queryNames'];
+  queryNames?: CollabClientOptions['queryNames'];
   connectTimeoutMs: number;
   timeoutMs: number;
   onResponse?: CollabClientOptions['onResponse'];
@@ -85,8 +84,14 @@ export function slackWebClient(token: string, apiUrl: string | undefined): WebCl
   });
 }
 
+/** The one workspace's credentials, from the environment (config.ts hands them in). */
+export interface SingleWorkspaceSettings {
+  slack: { botToken?: string | undefined; apiUrl?: string | undefined };
+  collab: CollabClientSettings & { baseUrl?: string | undefined; apiKey?: string | undefined };
+}
+
 export function singleWorkspace(
-  config: Pick<Config, 'slack' | 'collab'>,
+  config: SingleWorkspaceSettings,
   options: Pick<CollabClientSettings, 'onResponse' | 'budget'> = {},
 ): Workspaces {
   const { baseUrl, apiKey } = config.collab;

@@ -3,7 +3,7 @@
  * `app_home_opened` events in; `chat.unfurl` and `views.publish` recorded by the Slack stand-in.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { digestSchedulerId } from '../../src/jobs/processors/digests.ts';
+import { digestSchedulerId } from '../../src/jobs/digestSchedules.ts';
 import { ORG_SLUG } from '../../src/sandbox/emulator/index.ts';
 import { appHomeOpened, linkShared, nextTs } from '../../src/sandbox/slack/index.ts';
 import { ADA, type Harness, SLACK_CHANNEL, startHarness, TEAM } from '../support/harness.ts';

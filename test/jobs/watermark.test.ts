@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { advance, EMPTY_WATERMARK, isAfter, newerThan } from '../../src/jobs/watermark.ts';
+import { advance, EMPTY_WATERMARK, isAfter, newerThan, newerThanPaged } from '../../src/jobs/watermark.ts';
 
 const T1 = '2024-05-01T10:00:00.000Z';
 const T2 = '2024-05-01T10:00:01.000Z';
@@ -36,5 +36,28 @@ describe('watermarks', () => {
     expect(fresh.map((i) => i.id)).toEqual(['n', 'c']);
     expect(reached).toBe(true);
     expect(newerThan(items, EMPTY_WATERMARK, (i) => i).reached).toBe(false);
+  });
+
+  describe('across pages', () => {
+    const T0 = '2024-05-01T09:59:59.000Z';
+    const pages: Record<string, { data: Array<{ id: string; at: string }>; next_cursor?: string }> = {
+      first: { data: [{ id: 'c', at: T2 }], next_cursor: 'p2' },
+      p2: { data: [{ id: 'b', at: T1 }], next_cursor: 'p3' },
+      p3: { data: [{ id: 'a', at: T0 }] },
+    };
+    const read = async (after: string | undefined) => pages[after ?? 'first'] ?? { data: [] };
+
+    it('walk older pages until the watermark is reached', async () => {
+      const mark = { at: T0, ids: ['a'] };
+      const { fresh, complete } = await newerThanPaged(read, mark, (i) => i, 5);
+      expect(fresh.map((i) => i.id)).toEqual(['c', 'b']);
+      expect(complete).toBe(true);
+    });
+
+    it('stop at the page cap and say the walk was cut short', async () => {
+      const { fresh, complete } = await newerThanPaged(read, EMPTY_WATERMARK, (i) => i, 2);
+      expect(fresh.map((i) => i.id)).toEqual(['c', 'b']);
+      expect(complete).toBe(false);
+    });
   });
 });

@@ -3,14 +3,14 @@
  * card's thread bridged by the events listener), and refreshes the post's cards.
  */
 import type { CreateCommentInput } from '../../collab/schemas.ts';
+import { updateCards } from '../cards.ts';
+import { commentLease } from '../commentLease.ts';
 import type { Processor } from '../context.ts';
-import { updateCards } from './cards.ts';
-import { commentLease } from './commentLease.ts';
-import { displayName } from './people.ts';
-import { withPostLink } from './postChange.ts';
-import { noPost, orNotFound, resolvePostId } from './resolveRefs.ts';
-import { tell } from './tell.ts';
-import { escapeMarkdown } from './text.ts';
+import { displayName } from '../people.ts';
+import { withPostLink } from '../postChange.ts';
+import { noPost, orNotFound, resolvePostId } from '../resolveRefs.ts';
+import { tell } from '../tell.ts';
+import { escapeMarkdown } from '../text.ts';
 
 /** The step value of the create: the comment id, `null` when recovered (see below). */
 interface Landed {

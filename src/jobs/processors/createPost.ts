@@ -5,16 +5,16 @@
 import { type CreatePostInput, PAGE_SIZE_MAX, type Post } from '../../collab/schemas.ts';
 import { md } from '../../slack/render/limits.ts';
 import { mrkdwnLink } from '../../slack/render/text.ts';
+import { postCardIn } from '../cards.ts';
 import { commandOf, type Processor, type ProcessorContext } from '../context.ts';
 import { UserError } from '../errors.ts';
+import { findSince } from '../landed.ts';
+import { displayName } from '../people.ts';
+import { withPostLink } from '../postChange.ts';
+import { resolveChannel } from '../resolveRefs.ts';
 import type { JobData } from '../schemas.ts';
-import { postCardIn } from './cards.ts';
-import { findSince } from './landed.ts';
-import { displayName } from './people.ts';
-import { withPostLink } from './postChange.ts';
-import { resolveChannel } from './resolveRefs.ts';
-import { tell } from './tell.ts';
-import { contentContains, createdSince, escapeMarkdown } from './text.ts';
+import { tell } from '../tell.ts';
+import { contentContains, createdSince, escapeMarkdown } from '../text.ts';
 
 export const notLinked = (command: string) =>
   `This Slack channel is not linked to a collaboration channel. Name one — \`${command} post #engineering …\` — or link this channel: \`${command} link #engineering\`.`;

@@ -25,15 +25,16 @@ import type { Digest } from '../../store/digests.ts';
 import type { ChannelLink } from '../../store/links.ts';
 import { hasFilters, type PostFilters, passesFilters } from '../../store/postFilters.ts';
 import type { PauseReason } from '../../store/slackChannels.ts';
+import { changeSlackChannel, observedAt, pauseReasonOf } from '../channelPause.ts';
 import { commandOf, type Processor, type ProcessorContext } from '../context.ts';
 import { isTimeZone, patternProblem, previousRun, slotOf, tickOf } from '../cron.ts';
 import { collectDigest, isQuiet, withRechecked } from '../digest.ts';
+import { digestSchedulerId } from '../digestSchedules.ts';
+import { digestWatch } from '../digestWatch.ts';
 import { UserError } from '../errors.ts';
 import { slackErrorCode } from '../outcome.ts';
-import { schedulerId } from '../schedules.ts';
-import { changeSlackChannel, observedAt, pauseReasonOf } from './channelPause.ts';
-import { digestWatch } from './digestWatch.ts';
-import { tell } from './tell.ts';
+import { slackTimeZone } from '../people.ts';
+import { tell } from '../tell.ts';
 
 export const PAUSED_DIGEST =
   'I could not post the digest here: I am not in this channel. Invite me (`/invite @Collab`); this channel’s digests and feed resume when I am back.';
@@ -43,26 +44,11 @@ export const MAX_DIGESTS_PER_CHANNEL = 10;
 /** A digest run by hand with no earlier digest covers this much. */
 const FIRST_RUN_WINDOW_MS = 24 * 3600_000;
 
-export const digestSchedulerId = (teamId: string, digestId: string) =>
-  schedulerId(teamId, 'digest', digestId);
-
 function scopeOf(link: ChannelLink | undefined, digest?: Digest): DigestScope {
   return {
     channelName: link?.channelName,
     schedule: digest ? `${digest.label} (${digest.tz})` : undefined,
   };
-}
-
-/** The person's Slack time zone (`users.info` `tz`), or undefined when Slack does not say. */
-export async function slackTimeZone(ctx: ProcessorContext, userId: string): Promise<string | undefined> {
-  try {
-    const res = await ctx.slack.users.info({ user: userId });
-    const tz = res.user?.tz;
-    return typeof tz === 'string' && isTimeZone(tz) ? tz : undefined;
-  } catch (error) {
-    ctx.logger.info({ err: slackErrorCode(error) }, 'users.info failed; digest time zone falls back to UTC');
-    return undefined;
-  }
 }
 
 export const addDigest: Processor<'addDigest'> = async (data, ctx) => {
@@ -146,16 +132,6 @@ export const removeDigest: Processor<'removeDigest'> = async (data, ctx) => {
   }
   await tell(ctx, origin, success(`Digest ${id} removed${removed ? ` (${removed.label})` : ''}.`));
 };
-
-/** Removes every digest of a Slack channel (its link was removed); answers how many. */
-export async function removeChannelDigests(ctx: ProcessorContext, slackChannel: string): Promise<number> {
-  const digests = await ctx.store.digests.list(ctx.teamId, slackChannel);
-  for (const digest of digests) {
-    await ctx.schedules.remove(digestSchedulerId(ctx.teamId, digest.id));
-    await ctx.store.digests.remove(ctx.teamId, digest.id);
-  }
-  return digests.length;
-}
 
 /**
  * Walks the window, re-reads the posts the digests `watchers` watch (digestWatch.ts), and posts the

@@ -8,8 +8,8 @@ import { success } from '../../slack/render/messages.ts';
 import { hasFilters } from '../../store/postFilters.ts';
 import { commandOf, type Processor } from '../context.ts';
 import { UserError } from '../errors.ts';
-import { currentWatermark, feedSchedulerId } from './feeds.ts';
-import { tell } from './tell.ts';
+import { currentWatermark, feedSchedulerId } from '../feeds.ts';
+import { tell } from '../tell.ts';
 
 export const notLinkedToFollow = (command: string) =>
   `This Slack channel is not linked to a collaboration channel, so there is nothing to follow. Link it first — \`${command} link #engineering\` — then follow it.`;

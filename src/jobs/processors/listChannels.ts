@@ -1,8 +1,8 @@
 /** listChannels: one page of channels by name, optionally filtered by name. */
 import { channelList } from '../../slack/render/lists.ts';
 import type { Processor } from '../context.ts';
-import { cursorOption, deliverList, pagingButtons } from './paging.ts';
-import { channelName } from './resolveRefs.ts';
+import { cursorOption, deliverList, pagingButtons } from '../paging.ts';
+import { channelName } from '../resolveRefs.ts';
 
 export const CHANNELS_PAGE_SIZE = 20;
 

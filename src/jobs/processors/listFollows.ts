@@ -6,7 +6,7 @@ import { filtersText } from '../../slack/render/filters.ts';
 import { type FollowListEntry, followListMessage } from '../../slack/render/follows.ts';
 import type { Processor } from '../context.ts';
 import { schedulerId, teamSchedulerPrefix } from '../schedules.ts';
-import { tell } from './tell.ts';
+import { tell } from '../tell.ts';
 
 const PAUSED_WORDS = { archived: 'channel archived', deleted: 'channel deleted', removed: 'I was removed' };
 

@@ -1,7 +1,7 @@
 /** listMembers: one page of members, newest first, optionally searched and filtered by role. */
 import { memberList } from '../../slack/render/lists.ts';
 import type { Processor } from '../context.ts';
-import { cursorOption, deliverList, pagingButtons } from './paging.ts';
+import { cursorOption, deliverList, pagingButtons } from '../paging.ts';
 
 export const MEMBERS_PAGE_SIZE = 10;
 

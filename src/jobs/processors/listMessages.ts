@@ -1,8 +1,8 @@
 /** listMessages: one page of a thread's messages, oldest first (a conversation reads down). */
 import { messageList } from '../../slack/render/lists.ts';
 import type { Processor } from '../context.ts';
-import { cursorOption, deliverList, pagingButtons } from './paging.ts';
-import { noThread, orNotFound } from './resolveRefs.ts';
+import { cursorOption, deliverList, pagingButtons } from '../paging.ts';
+import { noThread, orNotFound } from '../resolveRefs.ts';
 
 export const MESSAGES_PAGE_SIZE = 10;
 

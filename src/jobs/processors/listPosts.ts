@@ -2,8 +2,8 @@
 import { isResolved } from '../../collab/schemas.ts';
 import { postList } from '../../slack/render/lists.ts';
 import type { Processor } from '../context.ts';
-import { cursorOption, deliverList, pagingButtons } from './paging.ts';
-import { resolveChannel } from './resolveRefs.ts';
+import { cursorOption, deliverList, pagingButtons } from '../paging.ts';
+import { resolveChannel } from '../resolveRefs.ts';
 
 export const POSTS_PAGE_SIZE = 10;
 

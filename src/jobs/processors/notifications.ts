@@ -13,12 +13,11 @@ import { success } from '../../slack/render/messages.ts';
 import { escapeMrkdwn } from '../../slack/render/mrkdwn.ts';
 import { cardVersion, postCard } from '../../slack/render/postCard.ts';
 import type { Processor, ProcessorContext } from '../context.ts';
+import { publishHomeOf } from '../home.ts';
 import { slackErrorCode } from '../outcome.ts';
+import { memberName, memberOf, slackTimeZone } from '../people.ts';
 import { schedulerId } from '../schedules.ts';
-import { slackTimeZone } from './digests.ts';
-import { memberName, memberOf } from './people.ts';
-import { publishHome } from './publishHome.ts';
-import { tell } from './tell.ts';
+import { tell } from '../tell.ts';
 
 /** Quiet hours, in the person's own time zone: from 22:00 to 08:00. */
 export const QUIET_FROM_HOUR = 22;
@@ -40,7 +39,7 @@ export const setNotify: Processor<'setNotify'> = async (data, ctx) => {
   if (!data.on) {
     const before = await ctx.store.notifications.get(ctx.teamId, userId);
     await ctx.store.notifications.set(ctx.teamId, userId, { on: false, tz: before?.tz ?? 'UTC' });
-    if (data.home) await publishHome({ teamId: ctx.teamId, userId, ...data.home }, ctx);
+    if (data.home) await publishHomeOf(ctx, { teamId: ctx.teamId, userId, ...data.home });
     else await tell(ctx, origin, success('Notifications off: I will not DM you about your posts.'));
     return;
   }
@@ -55,7 +54,7 @@ export const setNotify: Processor<'setNotify'> = async (data, ctx) => {
     ? `posts you create from Slack and posts ${memberName(match.member)} writes in the service`
     : 'posts you create from Slack (your Slack email matches no member of the service, so only those)';
   if (data.home) {
-    await publishHome({ teamId: ctx.teamId, userId, ...data.home }, ctx);
+    await publishHomeOf(ctx, { teamId: ctx.teamId, userId, ...data.home });
     return;
   }
   await tell(

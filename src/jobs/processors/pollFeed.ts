@@ -3,9 +3,10 @@
  * (archived, deleted, the bot removed) is not polled; a poll whose card found the channel unable
  * to take posts pauses it and stops there, its watermark where it was, so nothing is lost.
  */
+
+import { changeSlackChannel, observedAt, SlackChannelPausedError } from '../channelPause.ts';
 import type { Processor } from '../context.ts';
-import { changeSlackChannel, observedAt, SlackChannelPausedError } from './channelPause.ts';
-import { pollFeedOnce } from './feeds.ts';
+import { pollFeedOnce } from '../feeds.ts';
 
 export const pollFeed: Processor<'pollFeed'> = async (data, ctx) => {
   if (await ctx.store.slackChannels.isPaused(ctx.teamId, data.slackChannel)) return;

@@ -1,10 +1,10 @@
 /** resolvePost: resolves a post (saying who resolved it, with the person's message or a resolving comment), updates its cards. */
 import type { ResolvePostInput } from '../../collab/schemas.ts';
 import type { Processor } from '../context.ts';
-import { displayName } from './people.ts';
-import { showPostChange } from './postChange.ts';
-import { noPost, orNotFound, resolvePostId } from './resolveRefs.ts';
-import { escapeMarkdown } from './text.ts';
+import { displayName } from '../people.ts';
+import { showPostChange } from '../postChange.ts';
+import { noPost, orNotFound, resolvePostId } from '../resolveRefs.ts';
+import { escapeMarkdown } from '../text.ts';
 
 export const resolvePost: Processor<'resolvePost'> = async (data, ctx) => {
   const { origin } = data;

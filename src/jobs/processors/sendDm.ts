@@ -5,16 +5,14 @@
  */
 import { type Member, type Message, PAGE_SIZE_MAX, type Thread } from '../../collab/schemas.ts';
 import { success } from '../../slack/render/messages.ts';
-import { escapeMrkdwn } from '../../slack/render/mrkdwn.ts';
 import type { ProcessorContext } from '../context.ts';
-import { UserError } from '../errors.ts';
+import { findSince } from '../landed.ts';
+import { noteDmActivity } from '../mirroring.ts';
+import { memberName, memberOf, recipientsOf } from '../people.ts';
+import { noThread, orNotFound } from '../resolveRefs.ts';
 import type { JobData, Origin } from '../schemas.ts';
-import { findSince } from './landed.ts';
-import { noteDmActivity } from './mirroring.ts';
-import { type MemberMatch, memberName, memberOf } from './people.ts';
-import { noThread, orNotFound } from './resolveRefs.ts';
-import { tell } from './tell.ts';
-import { contentEquals, createdSince, escapeMarkdown } from './text.ts';
+import { tell } from '../tell.ts';
+import { contentEquals, createdSince, escapeMarkdown } from '../text.ts';
 
 export async function sendDm(data: JobData<'sendDm'>, ctx: ProcessorContext): Promise<void> {
   const { origin } = data;
@@ -106,33 +104,6 @@ async function sendMessage(
         noThread(threadId),
       ),
   );
-}
-
-/** The members of the named Slack users; all must map, or the person hears who did not and why. */
-export async function recipientsOf(ctx: ProcessorContext, slackUserIds: string[]): Promise<Member[]> {
-  const matches: MemberMatch[] = [];
-  for (const userId of new Set(slackUserIds)) matches.push(await memberOf(ctx, userId));
-  const problems = matches.flatMap((m) => (m.ok ? [] : [`• <@${m.person.id}>: ${why(m)}`]));
-  if (problems.length > 0) {
-    throw new UserError(
-      `I could not send the message: not everyone you named is a member of the service.\n${problems.join('\n')}`,
-    );
-  }
-  return matches.flatMap((m) => (m.ok ? [m.member] : []));
-}
-
-function why(match: Extract<MemberMatch, { ok: false }>): string {
-  const email = match.person.email ? escapeMrkdwn(match.person.email) : '';
-  switch (match.reason) {
-    case 'unknownUser':
-      return 'not found in Slack';
-    case 'noEmail':
-      return 'no email in their Slack profile';
-    case 'noMember':
-      return `no member with the email ${email}`;
-    case 'deactivated':
-      return `the member with the email ${email} is deactivated`;
-  }
 }
 
 function uniqueMembers(members: Member[]): Member[] {

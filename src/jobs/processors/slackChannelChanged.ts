@@ -3,8 +3,8 @@
  * feed and digests pause), or that it was unarchived or the bot is back in it (they resume).
  */
 import type { PauseReason } from '../../store/slackChannels.ts';
+import { changeSlackChannel } from '../channelPause.ts';
 import type { Processor } from '../context.ts';
-import { changeSlackChannel } from './channelPause.ts';
 
 const PAUSES: Record<string, PauseReason> = { archived: 'archived', deleted: 'deleted', removed: 'removed' };
 

@@ -1,8 +1,8 @@
 /** unfollowChannel: the Slack channel stops following its collaboration channel (scheduler and state removed). */
 import { success } from '../../slack/render/messages.ts';
 import type { Processor } from '../context.ts';
-import { stopFeed } from './feeds.ts';
-import { tell } from './tell.ts';
+import { stopFeed } from '../feeds.ts';
+import { tell } from '../tell.ts';
 
 export const unfollowChannel: Processor<'unfollowChannel'> = async (data, ctx) => {
   const { origin } = data;

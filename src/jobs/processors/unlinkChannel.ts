@@ -1,9 +1,9 @@
 /** unlinkChannel: forgets the Slack channel's link. */
 import { success } from '../../slack/render/messages.ts';
 import type { Processor } from '../context.ts';
-import { removeChannelDigests } from './digests.ts';
-import { stopFeed } from './feeds.ts';
-import { tell } from './tell.ts';
+import { removeChannelDigests } from '../digestSchedules.ts';
+import { stopFeed } from '../feeds.ts';
+import { tell } from '../tell.ts';
 
 export const unlinkChannel: Processor<'unlinkChannel'> = async (data, ctx) => {
   const { origin } = data;

@@ -1,8 +1,8 @@
 /** unresolvePost: reopens a resolved post, updates its cards. */
 import type { Processor } from '../context.ts';
-import { displayName } from './people.ts';
-import { showPostChange } from './postChange.ts';
-import { noPost, orNotFound, resolvePostId } from './resolveRefs.ts';
+import { displayName } from '../people.ts';
+import { showPostChange } from '../postChange.ts';
+import { noPost, orNotFound, resolvePostId } from '../resolveRefs.ts';
 
 export const unresolvePost: Processor<'unresolvePost'> = async (data, ctx) => {
   const { origin } = data;

@@ -11,11 +11,10 @@ import { isResolved, type Post } from '../../collab/schemas.ts';
 import type { Processor, ProcessorContext } from '../context.ts';
 import { humanError, isUserError, UserError } from '../errors.ts';
 import { slackErrorCode } from '../outcome.ts';
+import { memberName, recipientsOf } from '../people.ts';
+import { noPost, orNotFound, resolveChannel } from '../resolveRefs.ts';
 import { schedulerId } from '../schedules.ts';
 import { isStepId, type StepId, WAIT_MAX_MS } from '../workflowSteps.ts';
-import { memberName } from './people.ts';
-import { noPost, orNotFound, resolveChannel } from './resolveRefs.ts';
-import { recipientsOf } from './sendDm.ts';
 
 type Inputs = Record<string, unknown>;
 type Outputs = Record<string, string>;

@@ -14,23 +14,44 @@ import {
   ResolvePostBody,
 } from './bodies.ts';
 import { HttpError } from './http-error.ts';
-import { presentComment, presentMessage, presentPost, presentThread } from './present.ts';
+import { type PresentOrg, presentComment, presentMessage, presentPost, presentThread } from './present.ts';
 import type {
   AuthorRecord,
+  CommentRecord,
   MemberRecord,
+  MessageRecord,
+  PostRecord,
+  ThreadRecord,
   WireComment,
   WireMessage,
   WirePost,
   WireThread,
 } from './records.ts';
-import type { OrgState } from './state.ts';
+
+/** The writes an actor makes (ActorOrg has them; state.ts is not imported, so no cycle). */
+export interface ActorOrg extends PresentOrg {
+  now(): Date;
+  authorOf(member: MemberRecord): AuthorRecord;
+  threadOr404(threadId: string): ThreadRecord;
+  createPost(author: AuthorRecord, body: CreatePostBody): PostRecord;
+  createComment(author: AuthorRecord, postId: string, body: CreateCommentBody): CommentRecord;
+  resolvePost(author: AuthorRecord, postId: string, body: ResolvePostBody): PostRecord;
+  unresolvePost(postId: string, viewer: AuthorRecord['type']): PostRecord;
+  createThread(
+    creator: AuthorRecord,
+    body: CreateThreadBody,
+    at: Date,
+    creatorMemberId: string,
+  ): ThreadRecord;
+  createMessage(author: AuthorRecord, threadId: string, body: CreateMessageBody): MessageRecord;
+}
 
 export class Actor {
   readonly member: MemberRecord;
   readonly author: AuthorRecord;
-  readonly #org: OrgState;
+  readonly #org: ActorOrg;
 
-  constructor(org: OrgState, member: MemberRecord) {
+  constructor(org: ActorOrg, member: MemberRecord) {
     this.#org = org;
     this.member = member;
     this.author = org.authorOf(member);

@@ -6,6 +6,7 @@
 export type { Actor } from './actor.ts';
 export { ACT_OPS } from './control.ts';
 export { type ActiveFault, type FaultDrop, type FaultRule, FaultRuleSchema, Faults } from './faults.ts';
+export { DELETED_MESSAGE_HTML, ORG_SLUG } from './present.ts';
 export { type RateLimit, SERVICE_RATE_LIMIT } from './rate-limit.ts';
 export type * from './records.ts';
 export { DEFAULT_ORDERS, DEFAULT_SORT_KEYS } from './routes.ts';
@@ -13,8 +14,6 @@ export { SEED_ARCHIVED_CHANNEL, SEED_CHANNELS, SEED_MEMBERS, SEED_PRIVATE_CHANNE
 export { generateApiKey, startEmulator } from './server.ts';
 export {
   APP_NAME,
-  DELETED_MESSAGE_HTML,
-  ORG_SLUG,
   type OrgSnapshot,
   OrgState,
   THREAD_TITLE_MAX,

@@ -16,7 +16,21 @@ import type {
   WirePost,
   WireThread,
 } from './records.ts';
-import { DELETED_MESSAGE_HTML, ORG_SLUG, type OrgState } from './state.ts';
+
+/** The organization's slug in post urls: `{base_url}/{slug}/posts/{id}`. */
+export const ORG_SLUG = 'acme';
+/** What a deleted message's content reads. */
+export const DELETED_MESSAGE_HTML = '<p><em>This message has been deleted.</em></p>';
+
+/** What presenting needs of an organization's state (OrgState has it; state.ts is not imported, so no cycle). */
+export interface PresentOrg {
+  readonly baseUrl: string;
+  readonly channels: ReadonlyMap<string, ChannelRecord>;
+  readonly comments: ReadonlyMap<string, CommentRecord>;
+  commentsOf(postId: string): CommentRecord[];
+  repliesCount(commentId: string): number;
+  threadTitle(thread: ThreadRecord): string;
+}
 
 /** Comment `subject_type` of a post, lower case as the service answers it. */
 export const POST_SUBJECT_TYPE = 'post';
@@ -25,7 +39,7 @@ export function presentChannel(channel: ChannelRecord): WireChannel {
   return { id: channel.id, name: channel.name };
 }
 
-export function presentComment(org: OrgState, comment: CommentRecord): WireComment {
+export function presentComment(org: PresentOrg, comment: CommentRecord): WireComment {
   return {
     id: comment.id,
     content: comment.content_html,
@@ -39,11 +53,11 @@ export function presentComment(org: OrgState, comment: CommentRecord): WireComme
 }
 
 /** Post urls as the service makes them, `{base_url}/{organization slug}/posts/{id}` (opaque to the bot). */
-export function postUrl(org: OrgState, postId: string): string {
+export function postUrl(org: PresentOrg, postId: string): string {
   return `${org.baseUrl}/${ORG_SLUG}/posts/${postId}`;
 }
 
-export function presentPost(org: OrgState, post: PostRecord): WirePost {
+export function presentPost(org: PresentOrg, post: PostRecord): WirePost {
   const channel = org.channels.get(post.channel_id);
   const resolution = post.resolution;
   const resolvedComment =
@@ -70,7 +84,7 @@ export function presentPost(org: OrgState, post: PostRecord): WirePost {
 }
 
 /** `group` is always true for threads made through the API; a blank title is computed; no image. */
-export function presentThread(org: OrgState, thread: ThreadRecord): WireThread {
+export function presentThread(org: PresentOrg, thread: ThreadRecord): WireThread {
   return {
     id: thread.id,
     created_at: thread.created_at,

@@ -28,10 +28,6 @@ import type {
 import { convertContent, deriveTitle, type Mentionable } from './render.ts';
 
 export const APP_NAME = 'Collab for Slack';
-/** The organization's slug in post urls: `{base_url}/{slug}/posts/{id}`. */
-export const ORG_SLUG = 'acme';
-/** What a deleted message's content reads. */
-export const DELETED_MESSAGE_HTML = '<p><em>This message has been deleted.</em></p>';
 /** Thread titles longer than this are refused. */
 export const THREAD_TITLE_MAX = 80;
 

@@ -5,7 +5,7 @@
  * nothing is done. The one place that decides.
  */
 import type { WebClient } from '@slack/web-api';
-import type { ListenerDeps } from '../app.ts';
+import type { ListenerDeps } from './deps.ts';
 import { withDeadline } from './shared.ts';
 
 export const NOT_ALLOWED =

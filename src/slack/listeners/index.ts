@@ -1,8 +1,8 @@
 /** Registers every listener, one Slack surface a folder. */
 import type { App } from '@slack/bolt';
-import type { ListenerDeps } from '../app.ts';
 import { registerActions } from './actions/index.ts';
 import { registerCommands } from './commands/index.ts';
+import type { ListenerDeps } from './deps.ts';
 import { registerEvents } from './events/index.ts';
 import { registerFunctions } from './functions/index.ts';
 import { registerOptions } from './options/index.ts';

@@ -6,9 +6,9 @@
 import type { RespondFn } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import { JOB_SCHEMAS, type JobInput, type Operation } from '../../jobs/schemas.ts';
-import type { ListenerDeps } from '../app.ts';
 import type { Outcome } from '../render/messages.ts';
 import type { SlackNames } from '../render/slackMarkdown.ts';
+import type { ListenerDeps } from './deps.ts';
 
 /** Said when Redis does not answer; `problem()` adds the :warning:. */
 export const QUEUE_DOWN = "I can't reach my job queue right now, so nothing was done. Try again in a minute.";

@@ -3,7 +3,6 @@
  * of each group and "…and N more"), the one-line quiet note, and the list of a channel's digests.
  */
 import type { KnownBlock } from '@slack/types';
-import type { DigestGroup, DigestItem, DigestSummary } from '../../jobs/digest.ts';
 import { contentPlain } from './labels.ts';
 import { LIMITS, md, plain } from './limits.ts';
 import { truncate } from './mrkdwn.ts';
@@ -12,6 +11,39 @@ import { slackDate } from './time.ts';
 
 /** Characters of a title in a digest line. */
 const TITLE_MAX = 120;
+
+/** What a digest line needs of a post: no content, so a kept item is small. */
+export interface DigestItem {
+  id: string;
+  title: string | null | undefined;
+  content: string | null | undefined;
+  url: string | null | undefined;
+  channel: string | undefined;
+  author: string | undefined;
+  commentsCount: number;
+  resolvedBy: string | undefined;
+  createdMs: number | undefined;
+  activityMs: number;
+  resolvedMs: number | undefined;
+}
+
+export interface DigestGroup {
+  items: DigestItem[];
+  count: number;
+}
+
+export interface DigestSummary {
+  since: number;
+  until: number;
+  newPosts: DigestGroup;
+  resolved: DigestGroup;
+  active: DigestGroup;
+  open: DigestGroup;
+  /** posts read from the service */
+  scanned: number;
+  /** the walk hit its cap of posts read (`DIGEST_MAX_SCAN` in jobs/digest.ts) */
+  truncated: boolean;
+}
 
 export interface DigestScope {
   /** the collaboration channel's name; undefined: all channels (the Slack channel is not linked) */

@@ -4,36 +4,12 @@
  * The connect modal lives here too: it never carries the API key back to Slack.
  */
 import type { HomeView, KnownBlock, View } from '@slack/types';
-import type { AuditEntry } from '../../store/audit.ts';
 import { ACTIONS, INPUTS, VIEWS } from '../ids.ts';
-import { ACTIVITY_SECTIONS, type HomeActivity } from './homeSections.ts';
+import { ACTIVITY_SECTIONS } from './homeSections.ts';
+import type { HomeSection, HomeState } from './homeState.ts';
 import { LIMITS, md, plain } from './limits.ts';
 import { escapeMrkdwn } from './text.ts';
 import { slackTime } from './time.ts';
-
-export interface HomeConnection {
-  baseUrl: string;
-  connectedBy: string;
-  connectedAt: string;
-}
-
-export interface HomeState {
-  teamId: string;
-  userId: string;
-  /** single: the connection comes from the environment; multi: admins connect from here */
-  mode: 'single' | 'multi';
-  connection?: HomeConnection | undefined;
-  /** may this person change settings (connect, disconnect, link) */
-  canManage: boolean;
-  /** recent settings changes, newest first */
-  audit: AuditEntry[];
-  /** the slash command, e.g. `/collab` */
-  command: string;
-  /** what the service sends back to Slack (homeSections.ts): service check, channels, digests, recent operations; built by the publishHome job */
-  activity?: HomeActivity | undefined;
-}
-
-export type HomeSection = (state: HomeState) => KnownBlock[];
 
 const AUDIT_SHOWN = 10;
 

@@ -5,62 +5,18 @@
  * {@link HomeSection} over `state.activity`; a state without it shows none of them.
  */
 import type { KnownBlock } from '@slack/types';
-import { describeOperation } from '../../jobs/errors.ts';
 import { ACTIONS } from '../ids.ts';
-import type { HomeSection } from './home.ts';
-import { type NotifyShown, notifySection } from './homeNotify.ts';
-import { type PausedSlackChannel, pausedChannelsSection } from './homePaused.ts';
+import { notifySection } from './homeNotify.ts';
+import { pausedChannelsSection } from './homePaused.ts';
+import type { HomeSection, ServiceState } from './homeState.ts';
 import { LIMITS, md, plain } from './limits.ts';
 import { truncate } from './mrkdwn.ts';
+import { describeOperation } from './operationWords.ts';
 import { escapeMrkdwn, oneLine } from './text.ts';
 import { slackDate } from './time.ts';
 
 /** Lines of a list shown at most; the rest are counted. */
 const SHOWN = 10;
-
-export type ServiceState = 'ok' | 'rejected' | 'unreachable' | 'error';
-
-export interface ServiceStatus {
-  state: ServiceState;
-  /** epoch ms of the check */
-  checkedAt: number;
-  /** words about a failure (status, reason) */
-  detail?: string | undefined;
-}
-
-export interface HomeActivity {
-  service?: ServiceStatus | undefined;
-  /** how often feeds are checked now: the configured interval times the request budget's stretch */
-  polling?: { feedEveryMs: number; stretch: number } | undefined;
-  links: Array<{
-    slackChannel: string;
-    channelName: string;
-    followed: boolean;
-    bridgeReplies: boolean;
-    /** the feed's filters in words (filters.ts), when it has any */
-    filters?: string | undefined;
-  }>;
-  /** Slack channels with a feed but no link any more */
-  followedOnly: string[];
-  /** Slack channels archived, deleted or left by the bot: their feed and digests paused */
-  paused?: PausedSlackChannel[] | undefined;
-  /** the person's own notifications */
-  notify?: NotifyShown | undefined;
-  digests: Array<{
-    id: string;
-    slackChannel: string;
-    label: string;
-    tz: string;
-    next?: number | undefined;
-    filters?: string | undefined;
-  }>;
-  recent: Array<{
-    operation: string;
-    outcome: 'completed' | 'failed';
-    reason?: string | undefined;
-    at: string;
-  }>;
-}
 
 /** A Slack channel reference: shown with its name by Slack, never a ping. */
 const channelRef = (slackChannel: string) =>

@@ -4,7 +4,7 @@
  */
 import type { KnownBlock, ModalView, PlainTextOption, View } from '@slack/types';
 import type { Channel, Post } from '../../collab/schemas.ts';
-import { TITLE_MAX } from '../../jobs/schemas.ts';
+import { TITLE_MAX } from '../../operations/limits.ts';
 import { INPUTS, VIEWS } from '../ids.ts';
 import { channelMrkdwn, contentPlain, postAuthorMrkdwn } from './labels.ts';
 import { LIMITS, md, plain } from './limits.ts';

@@ -1,7 +1,7 @@
 /** Digest, unfurl and App Home renderers: grouped, linked, inside Block Kit limits. */
 import { describe, expect, it } from 'vitest';
 import type { Post } from '../../../src/collab/schemas.ts';
-import type { DigestItem, DigestSummary } from '../../../src/jobs/digest.ts';
+import type { DigestItem, DigestSummary } from '../../../src/slack/render/digest.ts';
 import { digestListMessage, digestMessage, quietDigestMessage } from '../../../src/slack/render/digest.ts';
 import { homeView } from '../../../src/slack/render/home.ts';
 import { postUnfurl } from '../../../src/slack/render/unfurl.ts';

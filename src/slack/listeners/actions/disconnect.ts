@@ -1,6 +1,6 @@
 /** App Home's Disconnect button (it asks for confirmation first): deletes the saved connection. Admins only. */
 import type { AllMiddlewareArgs, BlockAction, SlackActionMiddlewareArgs } from '@slack/bolt';
-import type { ListenerDeps } from '../../app.ts';
+import type { ListenerDeps } from '../deps.ts';
 import { noticeModal, settingsRefusal } from '../guard.ts';
 import { publishHome } from '../workspace.ts';
 

@@ -1,6 +1,6 @@
 import type { App } from '@slack/bolt';
-import type { ListenerDeps } from '../../app.ts';
 import { ACTIONS } from '../../ids.ts';
+import type { ListenerDeps } from '../deps.ts';
 import { cardStateButton } from './cardButton.ts';
 import { commentButton } from './comment.ts';
 import { connectButton } from './connect.ts';

@@ -6,10 +6,10 @@
  */
 import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs } from '@slack/bolt';
 import type { JobInput, Operation, Origin } from '../../../jobs/schemas.ts';
-import type { ListenerDeps } from '../../app.ts';
 import { helpMessage } from '../../render/help.ts';
 import { type Outcome, problem, working } from '../../render/messages.ts';
 import { createPostModal } from '../../render/modals.ts';
+import type { ListenerDeps } from '../deps.ts';
 import { settingsRefusal } from '../guard.ts';
 import { CommandBody, encodeMetadata } from '../payloads.ts';
 import { enqueue, NOT_UNDERSTOOD, NOT_UNDERSTOOD_HINT, QUEUE_DOWN, tell, withDeadline } from '../shared.ts';

@@ -6,7 +6,8 @@
  */
 import { MEMBER_ROLES, type MemberRole } from '../../../collab/schemas.ts';
 import { canonicalTimeZone, parseSchedule } from '../../../jobs/cron.ts';
-import { type ChannelRef, type PostRef, TEXT_MAX, TITLE_MAX } from '../../../jobs/schemas.ts';
+import type { ChannelRef, PostRef } from '../../../jobs/schemas.ts';
+import { TEXT_MAX, TITLE_MAX } from '../../../operations/limits.ts';
 import type { PostFilters } from '../../../store/postFilters.ts';
 import { HELP_GROUPS } from '../../render/help.ts';
 import { titleTooLongText } from '../../render/modals.ts';

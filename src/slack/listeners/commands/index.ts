@@ -1,5 +1,5 @@
 import type { App } from '@slack/bolt';
-import type { ListenerDeps } from '../../app.ts';
+import type { ListenerDeps } from '../deps.ts';
 import { collabCommand } from './collab.ts';
 
 export function registerCommands(app: App, deps: ListenerDeps): void {

@@ -1,6 +1,6 @@
 /** `app_home_opened`: publishes the Home tab (connection state, Connect / Disconnect, recent settings changes). */
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
-import type { ListenerDeps } from '../../app.ts';
+import type { ListenerDeps } from '../deps.ts';
 import { publishHome } from '../workspace.ts';
 
 type Args = SlackEventMiddlewareArgs<'app_home_opened'> & AllMiddlewareArgs;

@@ -4,7 +4,7 @@
  * Bolt acks this event itself and skips authorization for it (the token is already dead).
  */
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
-import type { ListenerDeps } from '../../app.ts';
+import type { ListenerDeps } from '../deps.ts';
 import { forgetWorkspace } from '../workspace.ts';
 
 type Args = SlackEventMiddlewareArgs<'app_uninstalled'> & AllMiddlewareArgs;

@@ -1,5 +1,5 @@
 import type { App } from '@slack/bolt';
-import type { ListenerDeps } from '../../app.ts';
+import type { ListenerDeps } from '../deps.ts';
 import { appHomeOpenedListener } from './appHomeOpened.ts';
 import { appUninstalledListener } from './appUninstalled.ts';
 import { linkSharedListener } from './linkShared.ts';

@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
-import type { ListenerDeps } from '../../app.ts';
+import type { ListenerDeps } from '../deps.ts';
 import { enqueue } from '../shared.ts';
 
 type Args = SlackEventMiddlewareArgs<'link_shared'> & AllMiddlewareArgs;

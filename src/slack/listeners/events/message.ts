@@ -6,7 +6,7 @@
  * Bots, the bot itself, edits, deletions and other subtypes are ignored.
  */
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
-import type { ListenerDeps } from '../../app.ts';
+import type { ListenerDeps } from '../deps.ts';
 import { MessageEvent } from '../payloads.ts';
 import { enqueue } from '../shared.ts';
 import { replyKey, replyMarkdown, replyOrigin } from './reply.ts';

@@ -7,7 +7,7 @@
  */
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
 import type { JobInput } from '../../../jobs/schemas.ts';
-import type { ListenerDeps } from '../../app.ts';
+import type { ListenerDeps } from '../deps.ts';
 import { enqueue } from '../shared.ts';
 
 type Change = JobInput<'slackChannelChanged'>['change'];

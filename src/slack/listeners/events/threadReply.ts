@@ -6,7 +6,7 @@
  * message listener has already dropped bots, the bot itself, edits and other subtypes.
  */
 import type { WebClient } from '@slack/web-api';
-import type { ListenerDeps } from '../../app.ts';
+import type { ListenerDeps } from '../deps.ts';
 import { enqueue } from '../shared.ts';
 import { type ReplyEvent, replyKey, replyMarkdown, replyOrigin } from './reply.ts';
 

@@ -3,7 +3,7 @@
  * its data goes as on uninstall. Revoked user tokens alone change nothing (the app keeps none).
  */
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
-import type { ListenerDeps } from '../../app.ts';
+import type { ListenerDeps } from '../deps.ts';
 import { forgetWorkspace } from '../workspace.ts';
 
 type Args = SlackEventMiddlewareArgs<'tokens_revoked'> & AllMiddlewareArgs;

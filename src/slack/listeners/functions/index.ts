@@ -1,6 +1,6 @@
 import type { App } from '@slack/bolt';
 import { STEP_IDS } from '../../../jobs/workflowSteps.ts';
-import type { ListenerDeps } from '../../app.ts';
+import type { ListenerDeps } from '../deps.ts';
 import { workflowStepListener } from './workflowStep.ts';
 
 /** One `app.function` per Workflow Builder step (src/jobs/workflowSteps.ts). */

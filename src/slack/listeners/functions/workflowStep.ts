@@ -4,7 +4,7 @@
  * once. The worker completes it with the execution's own token (`bot_access_token`).
  */
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
-import type { ListenerDeps } from '../../app.ts';
+import type { ListenerDeps } from '../deps.ts';
 import { enqueue } from '../shared.ts';
 
 type Args = SlackEventMiddlewareArgs<'function_executed'> & AllMiddlewareArgs;

@@ -1,6 +1,6 @@
 import type { App } from '@slack/bolt';
-import type { ListenerDeps } from '../../app.ts';
 import { ACTIONS } from '../../ids.ts';
+import type { ListenerDeps } from '../deps.ts';
 import { channelPickerOptions } from './channels.ts';
 
 export function registerOptions(app: App, deps: ListenerDeps): void {

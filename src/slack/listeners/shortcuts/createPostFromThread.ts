@@ -4,22 +4,15 @@
  * and the parent's first line as the title. The card then goes into that thread. Lookups share
  * the trigger_id's 3 s: past their deadline the form opens with what arrived.
  */
-import type { ListenerDeps } from '../../app.ts';
+
 import { LIMITS } from '../../render/limits.ts';
-import { problem } from '../../render/messages.ts';
 import { createPostModal } from '../../render/modals.ts';
 import { type ThreadMessage, threadToMarkdown } from '../../render/threadMarkdown.ts';
+import type { ListenerDeps } from '../deps.ts';
 import { encodeMetadata } from '../payloads.ts';
-import {
-  LOOKUP_DEADLINE_MS,
-  NOT_UNDERSTOOD,
-  NOT_UNDERSTOOD_HINT,
-  permalinkOf,
-  slackNames,
-  withDeadline,
-} from '../shared.ts';
+import { LOOKUP_DEADLINE_MS, permalinkOf, slackNames, withDeadline } from '../shared.ts';
 import { titled } from './createPostFromMessage.ts';
-import { answer, readShortcut, type ShortcutArgs, shortcutWhere } from './message.ts';
+import { messageShortcut, type ShortcutArgs, shortcutWhere } from './message.ts';
 
 /** Replies read at most: more than the form's 3,000 characters can hold anyway. */
 const REPLIES_MAX = 200;
@@ -41,41 +34,35 @@ async function threadOf(client: Client, slackChannel: string, rootTs: string): P
 }
 
 export function createPostFromThreadShortcut(deps: ListenerDeps) {
-  return async (args: ShortcutArgs): Promise<void> => {
-    await args.ack();
-    const used = readShortcut(args.body);
-    if (!used) {
-      deps.logger.warn('malformed create-post-from-thread shortcut');
-      await answer(deps, args, problem(NOT_UNDERSTOOD, NOT_UNDERSTOOD_HINT));
-      return;
-    }
-    const receivedAt = Date.now();
-    const rootTs = used.message.threadTs ?? used.message.ts;
-    const [thread, link] = await Promise.all([
-      withDeadline(threadOf(args.client, used.slackChannel, rootTs), LOOKUP_DEADLINE_MS),
-      withDeadline(deps.store.links.get(used.teamId, used.slackChannel), LOOKUP_DEADLINE_MS),
-    ]);
-    const root = thread?.find((m) => m.ts === rootTs) ?? { ts: rootTs, text: used.message.text };
-    const replies = (thread ?? []).filter((m) => m.ts !== rootTs);
-    // Names of authors and of people mentioned, and a link to each message, in one round.
-    const people = [...new Set(replies.flatMap((m) => (m.user ? [`<@${m.user}>`] : [])))].join(' ');
-    const allText = [root.text, ...replies.map((m) => m.text), people].join('\n');
-    const [names, ...links] = await Promise.all([
-      slackNames(args.client, deps, used.teamId, allText, LOOKUP_DEADLINE_MS),
-      ...[root, ...replies]
-        .slice(0, PERMALINKS_MAX)
-        .map((m) => permalinkOf(args.client, used.slackChannel, m.ts, LOOKUP_DEADLINE_MS)),
-    ]);
-    const [rootLink, ...replyLinks] = links;
-    const content = threadToMarkdown(
-      { ...root, permalink: rootLink },
-      replies.map((m, i) => ({ ...m, permalink: replyLinks[i] })),
-      names,
-      LIMITS.plainTextInputMaxLength,
-    );
-    try {
-      await args.client.views.open({
-        trigger_id: used.triggerId,
+  return messageShortcut(deps, {
+    name: 'create-post-from-thread',
+    opening: 'create post from thread',
+    form: 'post form',
+    async prepare(used, args, receivedAt) {
+      const rootTs = used.message.threadTs ?? used.message.ts;
+      const [thread, link] = await Promise.all([
+        withDeadline(threadOf(args.client, used.slackChannel, rootTs), LOOKUP_DEADLINE_MS),
+        withDeadline(deps.store.links.get(used.teamId, used.slackChannel), LOOKUP_DEADLINE_MS),
+      ]);
+      const root = thread?.find((m) => m.ts === rootTs) ?? { ts: rootTs, text: used.message.text };
+      const replies = (thread ?? []).filter((m) => m.ts !== rootTs);
+      // Names of authors and of people mentioned, and a link to each message, in one round.
+      const people = [...new Set(replies.flatMap((m) => (m.user ? [`<@${m.user}>`] : [])))].join(' ');
+      const allText = [root.text, ...replies.map((m) => m.text), people].join('\n');
+      const [names, ...links] = await Promise.all([
+        slackNames(args.client, deps, used.teamId, allText, LOOKUP_DEADLINE_MS),
+        ...[root, ...replies]
+          .slice(0, PERMALINKS_MAX)
+          .map((m) => permalinkOf(args.client, used.slackChannel, m.ts, LOOKUP_DEADLINE_MS)),
+      ]);
+      const [rootLink, ...replyLinks] = links;
+      const content = threadToMarkdown(
+        { ...root, permalink: rootLink },
+        replies.map((m, i) => ({ ...m, permalink: replyLinks[i] })),
+        names,
+        LIMITS.plainTextInputMaxLength,
+      );
+      return {
         view: createPostModal({
           ...(link ? { channel: { id: link.channelId, name: link.channelName } } : {}),
           ...titled(threadToMarkdown(root, [], names, LIMITS.plainTextInputMaxLength)),
@@ -85,10 +72,7 @@ export function createPostFromThreadShortcut(deps: ListenerDeps) {
             fromMessage: { slackChannel: used.slackChannel, ts: rootTs },
           }),
         }),
-      });
-    } catch (error) {
-      deps.logger.warn({ err: error }, 'views.open failed for create post from thread');
-      await answer(deps, args, problem('I could not open the post form.', 'Use the shortcut again.'));
-    }
-  };
+      };
+    },
+  });
 }

@@ -1,6 +1,6 @@
 import type { App } from '@slack/bolt';
-import type { ListenerDeps } from '../../app.ts';
 import { SHORTCUTS } from '../../ids.ts';
+import type { ListenerDeps } from '../deps.ts';
 import { commentOnPostShortcut } from './commentOnPost.ts';
 import { createPostFromMessageShortcut } from './createPostFromMessage.ts';
 import { createPostFromThreadShortcut } from './createPostFromThread.ts';

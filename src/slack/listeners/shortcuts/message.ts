@@ -1,9 +1,13 @@
-/** What a message shortcut tells us, validated, and how to answer the person who used it. */
+/**
+ * What a message shortcut tells us, validated, how to answer the person who used it, and the
+ * skeleton every message shortcut shares: ack, read the payload, find what it acts on, open a form.
+ */
 import type { AllMiddlewareArgs, MessageShortcut, SlackShortcutMiddlewareArgs } from '@slack/bolt';
-import type { ListenerDeps } from '../../app.ts';
-import type { Outcome } from '../../render/messages.ts';
+import type { View } from '@slack/types';
+import { type Outcome, problem } from '../../render/messages.ts';
+import type { ListenerDeps } from '../deps.ts';
 import { MessageShortcutBody, teamOf } from '../payloads.ts';
-import { tell } from '../shared.ts';
+import { NOT_UNDERSTOOD, NOT_UNDERSTOOD_HINT, STORE_DOWN, tell } from '../shared.ts';
 
 export type ShortcutArgs = SlackShortcutMiddlewareArgs<MessageShortcut> & AllMiddlewareArgs;
 
@@ -60,4 +64,59 @@ export function shortcutWhere(used: UsedShortcut, at: number) {
     ...(used.message.threadTs ? { threadTs: used.message.threadTs } : {}),
     ...(used.responseUrl ? { responseUrl: used.responseUrl, responseUrlAt: at } : {}),
   };
+}
+
+/** The form to open, or what to tell the person instead. */
+export type Prepared = { view: View } | { tell: Outcome };
+
+/** How one message shortcut differs from the others. */
+export interface MessageShortcutSpec {
+  /** in the log line of a payload that does not read: "malformed <name> shortcut" */
+  name: string;
+  /** in the log line of a form that did not open: "views.open failed for <opening>" */
+  opening: string;
+  /** the form, as in "I could not open the <form>." */
+  form: string;
+  /** What the shortcut acts on, as the form to open; `receivedAt` dates the response_url. */
+  prepare(used: UsedShortcut, args: ShortcutArgs, receivedAt: number): Promise<Prepared>;
+}
+
+/**
+ * A message shortcut: acks, reads the payload (a malformed one is told, not dropped), prepares
+ * the form, and opens it while the trigger_id lives; a form that does not open is told.
+ */
+export function messageShortcut(deps: ListenerDeps, spec: MessageShortcutSpec) {
+  return async (args: ShortcutArgs): Promise<void> => {
+    await args.ack();
+    const used = readShortcut(args.body);
+    if (!used) {
+      deps.logger.warn(`malformed ${spec.name} shortcut`);
+      await answer(deps, args, problem(NOT_UNDERSTOOD, NOT_UNDERSTOOD_HINT));
+      return;
+    }
+    const prepared = await spec.prepare(used, args, Date.now());
+    if ('tell' in prepared) {
+      await answer(deps, args, prepared.tell);
+      return;
+    }
+    try {
+      await args.client.views.open({ trigger_id: used.triggerId, view: prepared.view });
+    } catch (error) {
+      deps.logger.warn({ err: error }, `views.open failed for ${spec.opening}`);
+      await answer(deps, args, problem(`I could not open the ${spec.form}.`, 'Use the shortcut again.'));
+    }
+  };
+}
+
+/** Looks up in the store what a shortcut acts on; a store that does not answer is told. */
+export async function fromStore<T>(
+  deps: ListenerDeps,
+  lookup: () => Promise<T>,
+): Promise<{ found: T } | { tell: Outcome }> {
+  try {
+    return { found: await lookup() };
+  } catch (error) {
+    deps.logger.error({ err: error }, 'could not look up the post of a message');
+    return { tell: problem(STORE_DOWN) };
+  }
 }

@@ -4,8 +4,8 @@
  * the app, as from App Home.
  */
 import type { AllMiddlewareArgs, GlobalShortcut, SlackShortcutMiddlewareArgs } from '@slack/bolt';
-import type { ListenerDeps } from '../../app.ts';
 import { createPostModal } from '../../render/modals.ts';
+import type { ListenerDeps } from '../deps.ts';
 import { encodeMetadata, GlobalShortcutBody } from '../payloads.ts';
 
 type Args = SlackShortcutMiddlewareArgs<GlobalShortcut> & AllMiddlewareArgs;

@@ -2,13 +2,13 @@
  * "Resolve post": on a post card, opens the resolve form for that post; on a Slack reply that
  * the bot bridged as a comment, opens it with that comment as the resolving comment.
  */
-import type { ListenerDeps } from '../../app.ts';
+
 import { problem } from '../../render/messages.ts';
 import { resolveModal } from '../../render/modals.ts';
 import { slackToMarkdown } from '../../render/mrkdwn.ts';
+import type { ListenerDeps } from '../deps.ts';
 import { encodeMetadata } from '../payloads.ts';
-import { NOT_UNDERSTOOD, NOT_UNDERSTOOD_HINT, STORE_DOWN } from '../shared.ts';
-import { answer, readShortcut, type ShortcutArgs, shortcutWhere, type UsedShortcut } from './message.ts';
+import { fromStore, messageShortcut, shortcutWhere, type UsedShortcut } from './message.ts';
 
 export const NOTHING_TO_RESOLVE =
   'This message is neither a post card nor a reply I turned into a comment, so there is no post to resolve here.';
@@ -37,34 +37,20 @@ async function targetOf(deps: ListenerDeps, used: UsedShortcut): Promise<Target 
 }
 
 export function resolvePostShortcut(deps: ListenerDeps) {
-  return async (args: ShortcutArgs): Promise<void> => {
-    await args.ack();
-    const used = readShortcut(args.body);
-    if (!used) {
-      deps.logger.warn('malformed resolve-post shortcut');
-      await answer(deps, args, problem(NOT_UNDERSTOOD, NOT_UNDERSTOOD_HINT));
-      return;
-    }
-    const receivedAt = Date.now();
-    let target: Target | undefined;
-    try {
-      target = await targetOf(deps, used);
-    } catch (error) {
-      deps.logger.error({ err: error }, 'could not look up the post of a message');
-      await answer(deps, args, problem(STORE_DOWN));
-      return;
-    }
-    if (!target) {
-      await answer(
-        deps,
-        args,
-        problem(NOTHING_TO_RESOLVE, 'Use it on a post card, or on a thread reply under a post card.'),
-      );
-      return;
-    }
-    try {
-      await args.client.views.open({
-        trigger_id: used.triggerId,
+  return messageShortcut(deps, {
+    name: 'resolve-post',
+    opening: 'resolve post',
+    form: 'resolve form',
+    async prepare(used, _args, receivedAt) {
+      const looked = await fromStore(deps, () => targetOf(deps, used));
+      if ('tell' in looked) return looked;
+      const target = looked.found;
+      if (!target) {
+        return {
+          tell: problem(NOTHING_TO_RESOLVE, 'Use it on a post card, or on a thread reply under a post card.'),
+        };
+      }
+      return {
         view: resolveModal({
           postId: target.postId,
           ...(target.kind === 'reply'
@@ -82,10 +68,7 @@ export function resolvePostShortcut(deps: ListenerDeps) {
             ...(target.card ? { card: target.card } : {}),
           }),
         }),
-      });
-    } catch (error) {
-      deps.logger.warn({ err: error }, 'views.open failed for resolve post');
-      await answer(deps, args, problem('I could not open the resolve form.', 'Use the shortcut again.'));
-    }
-  };
+      };
+    },
+  });
 }

@@ -7,8 +7,8 @@
 import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from '@slack/bolt';
 import { isCollabError } from '../../../collab/errors.ts';
 import { collabClientFor } from '../../../store/workspaces.ts';
-import type { ListenerDeps } from '../../app.ts';
 import { INPUTS } from '../../ids.ts';
+import type { ListenerDeps } from '../deps.ts';
 import { settingsRefusal } from '../guard.ts';
 import { teamOf, ViewSubmissionBody } from '../payloads.ts';
 import { STORE_DOWN } from '../shared.ts';

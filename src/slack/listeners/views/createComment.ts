@@ -1,7 +1,7 @@
 /** The comment form: the comment is required (≤ 40,000 characters). One createComment job; the modal closes. */
-import { TEXT_MAX } from '../../../jobs/schemas.ts';
-import type { ListenerDeps } from '../../app.ts';
+import { TEXT_MAX } from '../../../operations/limits.ts';
 import { INPUTS } from '../../ids.ts';
+import type { ListenerDeps } from '../deps.ts';
 import { CommentModalMetadata } from '../payloads.ts';
 import { enqueueSubmission, readSubmission, showErrors, tooLong, type ViewArgs } from './submission.ts';
 

@@ -2,10 +2,10 @@
  * The post form: content required (≤ 40,000 characters); the channel picked, or else the one
  * linked to the Slack channel the form was opened in. One createPost job; the modal closes.
  */
-import { TEXT_MAX, TITLE_MAX } from '../../../jobs/schemas.ts';
-import type { ListenerDeps } from '../../app.ts';
+import { TEXT_MAX, TITLE_MAX } from '../../../operations/limits.ts';
 import { INPUTS } from '../../ids.ts';
 import { parseChannelOption, titleTooLongText } from '../../render/modals.ts';
+import type { ListenerDeps } from '../deps.ts';
 import { PostModalMetadata } from '../payloads.ts';
 import { STORE_DOWN } from '../shared.ts';
 import { enqueueSubmission, readSubmission, showErrors, tooLong, type ViewArgs } from './submission.ts';

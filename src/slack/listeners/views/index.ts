@@ -1,6 +1,6 @@
 import type { App } from '@slack/bolt';
-import type { ListenerDeps } from '../../app.ts';
 import { VIEWS } from '../../ids.ts';
+import type { ListenerDeps } from '../deps.ts';
 import { connectView } from './connect.ts';
 import { createCommentView } from './createComment.ts';
 import { createPostView } from './createPost.ts';

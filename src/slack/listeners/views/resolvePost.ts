@@ -2,9 +2,9 @@
  * The resolve form: an optional message; when opened on a bridged reply, that reply's comment
  * is the resolving comment. One resolvePost job; the modal closes.
  */
-import { TEXT_MAX } from '../../../jobs/schemas.ts';
-import type { ListenerDeps } from '../../app.ts';
+import { TEXT_MAX } from '../../../operations/limits.ts';
 import { INPUTS } from '../../ids.ts';
+import type { ListenerDeps } from '../deps.ts';
 import { ResolveModalMetadata } from '../payloads.ts';
 import { enqueueSubmission, readSubmission, showErrors, tooLong, type ViewArgs } from './submission.ts';
 

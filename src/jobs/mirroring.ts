@@ -7,16 +7,16 @@
  * Never mirrored back: messages by the app (what the bot writes comes back with the app author)
  * and messages whose id the bot remembered when it sent them.
  */
-import type { Message } from '../../collab/schemas.ts';
-import { mirroredMessage } from '../../slack/render/mirror.ts';
-import type { PollInterval } from '../../store/mirrors.ts';
-import type { ThreadOrigin } from '../../store/threads.ts';
-import type { ProcessorContext } from '../context.ts';
-import { slackErrorCode } from '../outcome.ts';
-import { MAX_POLL_PAGES, THREAD_ACTIVE_WINDOW_MS, THREAD_PAGE_SIZE } from '../polling.ts';
-import { schedulerId } from '../schedules.ts';
-import { advance, EMPTY_WATERMARK, newerThan, type Stamped, type Watermark } from '../watermark.ts';
+import type { Message } from '../collab/schemas.ts';
+import { mirroredMessage } from '../slack/render/mirror.ts';
+import type { PollInterval } from '../store/mirrors.ts';
+import type { ThreadOrigin } from '../store/threads.ts';
+import type { ProcessorContext } from './context.ts';
 import { SlackBusyError } from './feeds.ts';
+import { slackErrorCode } from './outcome.ts';
+import { MAX_POLL_PAGES, THREAD_ACTIVE_WINDOW_MS, THREAD_PAGE_SIZE } from './polling.ts';
+import { schedulerId } from './schedules.ts';
+import { advance, EMPTY_WATERMARK, newerThanPaged, type Stamped, type Watermark } from './watermark.ts';
 
 export function threadSchedulerId(teamId: string, threadId: string): string {
   return schedulerId(teamId, 'thread', threadId);
@@ -71,28 +71,24 @@ async function schedule(ctx: ProcessorContext, threadId: string, interval: PollI
 
 /** Messages after the watermark, newest first: one request unless a burst needs more pages. */
 async function freshMessages(ctx: ProcessorContext, threadId: string, mark: Watermark): Promise<Message[]> {
-  const fresh: Message[] = [];
-  let cursor: string | undefined;
-  for (let pages = 0; pages < MAX_POLL_PAGES; pages++) {
-    const got = await ctx.collab.listMessages(
+  const read = (after: string | undefined) =>
+    ctx.collab.listMessages(
       threadId,
       {
         sort: 'created_at',
         direction: 'desc',
         limit: THREAD_PAGE_SIZE,
-        ...(cursor ? { after: cursor } : {}),
+        ...(after ? { after } : {}),
       },
       { signal: ctx.signal },
     );
-    const { fresh: newer, reached } = newerThan(got.data, mark, stamp);
-    fresh.push(...newer);
-    cursor = got.next_cursor ?? undefined;
-    if (reached || !cursor || got.data.length === 0) return fresh;
+  const { fresh, complete } = await newerThanPaged(read, mark, stamp, MAX_POLL_PAGES);
+  if (!complete) {
+    ctx.logger.warn(
+      { threadId, messages: fresh.length },
+      'thread burst larger than one poll reads; older skipped',
+    );
   }
-  ctx.logger.warn(
-    { threadId, messages: fresh.length },
-    'thread burst larger than one poll reads; older skipped',
-  );
   return fresh;
 }
 

@@ -2,13 +2,13 @@
  * What the four list operations share: one page at a time, the page's cursors saved in the store
  * behind short ids (button values are short), and the page delivered to the person alone.
  */
-import type { Page } from '../../collab/schemas.ts';
-import type { PagingButtons } from '../../slack/render/lists.ts';
-import type { PageState } from '../../store/pages.ts';
-import type { ProcessorContext } from '../context.ts';
-import type { SlackMessage } from '../outcome.ts';
-import type { Origin } from '../schemas.ts';
-import { replacesAck } from '../worker.ts';
+import type { Page } from '../collab/schemas.ts';
+import type { PagingButtons } from '../slack/render/lists.ts';
+import type { PageState } from '../store/pages.ts';
+import type { ProcessorContext } from './context.ts';
+import type { SlackMessage } from './outcome.ts';
+import type { Origin } from './schemas.ts';
+import { replacesAck } from './worker.ts';
 
 export interface PagingInput {
   cursor?: string | undefined;

@@ -2,12 +2,12 @@
  * From what the person named to what the service knows: a PostRef to a post id, a ChannelRef
  * to a channel. Unknown names are the person's to fix, so they are UserErrors.
  */
-import { type CollabError, isCollabError } from '../../collab/errors.ts';
-import type { Channel } from '../../collab/schemas.ts';
-import { escapeMrkdwn } from '../../slack/render/mrkdwn.ts';
-import { commandOf, type ProcessorContext } from '../context.ts';
-import { UserError } from '../errors.ts';
-import type { ChannelRef, PostRef } from '../schemas.ts';
+import { type CollabError, isCollabError } from '../collab/errors.ts';
+import type { Channel } from '../collab/schemas.ts';
+import { escapeMrkdwn } from '../slack/render/mrkdwn.ts';
+import { commandOf, type ProcessorContext } from './context.ts';
+import { UserError } from './errors.ts';
+import type { ChannelRef, PostRef } from './schemas.ts';
 
 /** The post id of a ref: an id as it is, a url only if the bot has seen it in an API answer. */
 export async function resolvePostId(ctx: ProcessorContext, ref: PostRef): Promise<string> {

@@ -11,10 +11,10 @@
  * failed, gone) holds nothing: its lease is taken over. Comments made in the service by people
  * directly remain a known limit (RELIABILITY.md).
  */
-import { keys } from '../../store/keys.ts';
-import type { ProcessorContext } from '../context.ts';
-import { WaitTurnError } from '../errors.ts';
-import { QUEUE_NAME } from '../queue.ts';
+import { keys } from '../store/keys.ts';
+import type { ProcessorContext } from './context.ts';
+import { WaitTurnError } from './errors.ts';
+import { QUEUE_NAME } from './queue.ts';
 
 /** Long enough to outlive a comment's retries; taken over at once when its job has finished. */
 const LEASE_MS = 30 * 60_000;

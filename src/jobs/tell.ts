@@ -1,9 +1,9 @@
 /** Telling the person how their operation went. */
-import type { ProcessorContext } from '../context.ts';
-import type { SlackMessage } from '../outcome.ts';
-import type { Origin } from '../schemas.ts';
-import { TELL_STEP } from '../steps.ts';
-import { replacesAck } from '../worker.ts';
+import type { ProcessorContext } from './context.ts';
+import type { SlackMessage } from './outcome.ts';
+import type { Origin } from './schemas.ts';
+import { TELL_STEP } from './steps.ts';
+import { replacesAck } from './worker.ts';
 
 /**
  * Delivers the outcome, once across re-runs (a crash after telling must not tell twice).

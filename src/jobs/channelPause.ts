@@ -4,9 +4,9 @@
  * watermark, digests and their windows) kept, their schedulers removed so nothing polls for it —
  * and resumed, schedulers back, when the channel is unarchived or the bot is invited back.
  */
-import type { PauseReason } from '../../store/slackChannels.ts';
-import type { ProcessorContext } from '../context.ts';
-import { schedulerId } from '../schedules.ts';
+import type { PauseReason } from '../store/slackChannels.ts';
+import type { ProcessorContext } from './context.ts';
+import { schedulerId } from './schedules.ts';
 
 /** Slack errors of a post that say the channel cannot take posts now, and why. */
 const PAUSING_ERRORS: Record<string, PauseReason> = {

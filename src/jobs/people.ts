@@ -2,9 +2,12 @@
  * Who is who: a Slack user's name (for attribution: every write goes out under the one
  * organisation key, so the words say who wrote it) and the service member with the same email.
  */
-import type { Member } from '../../collab/schemas.ts';
-import type { ProcessorContext } from '../context.ts';
-import { slackErrorCode } from '../outcome.ts';
+import type { Member } from '../collab/schemas.ts';
+import { escapeMrkdwn } from '../slack/render/mrkdwn.ts';
+import type { ProcessorContext } from './context.ts';
+import { isTimeZone } from './cron.ts';
+import { UserError } from './errors.ts';
+import { slackErrorCode } from './outcome.ts';
 
 /** Slack profiles are cached this long. */
 const PROFILE_TTL_SECONDS = 3600;
@@ -85,4 +88,43 @@ export async function memberOf(ctx: ProcessorContext, userId: string): Promise<M
 /** A member's name as the service shows it. */
 export function memberName(member: Member): string {
   return member.user.display_name?.trim() || member.user.email?.trim() || member.id;
+}
+
+/** The members of the named Slack users; all must map, or the person hears who did not and why. */
+export async function recipientsOf(ctx: ProcessorContext, slackUserIds: string[]): Promise<Member[]> {
+  const matches: MemberMatch[] = [];
+  for (const userId of new Set(slackUserIds)) matches.push(await memberOf(ctx, userId));
+  const problems = matches.flatMap((m) => (m.ok ? [] : [`• <@${m.person.id}>: ${why(m)}`]));
+  if (problems.length > 0) {
+    throw new UserError(
+      `I could not send the message: not everyone you named is a member of the service.\n${problems.join('\n')}`,
+    );
+  }
+  return matches.flatMap((m) => (m.ok ? [m.member] : []));
+}
+
+function why(match: Extract<MemberMatch, { ok: false }>): string {
+  const email = match.person.email ? escapeMrkdwn(match.person.email) : '';
+  switch (match.reason) {
+    case 'unknownUser':
+      return 'not found in Slack';
+    case 'noEmail':
+      return 'no email in their Slack profile';
+    case 'noMember':
+      return `no member with the email ${email}`;
+    case 'deactivated':
+      return `the member with the email ${email} is deactivated`;
+  }
+}
+
+/** The person's Slack time zone (`users.info` `tz`), or undefined when Slack does not say. */
+export async function slackTimeZone(ctx: ProcessorContext, userId: string): Promise<string | undefined> {
+  try {
+    const res = await ctx.slack.users.info({ user: userId });
+    const tz = res.user?.tz;
+    return typeof tz === 'string' && isTimeZone(tz) ? tz : undefined;
+  } catch (error) {
+    ctx.logger.info({ err: slackErrorCode(error) }, 'users.info failed; digest time zone falls back to UTC');
+    return undefined;
+  }
 }

@@ -10,27 +10,27 @@
  * them resolved; at most FEED_RECHECK_BATCH a poll, least recently read first. A quiet channel
  * costs 1 + min(N, FEED_RECHECK_BATCH) requests a poll with N watched posts, and 1 with none.
  */
-import { isCollabError } from '../../collab/errors.ts';
-import { isResolved, type Post } from '../../collab/schemas.ts';
-import { changeNote, type PostChange, postChanges } from '../../slack/render/changes.ts';
-import { cardVersion } from '../../slack/render/postCard.ts';
-import type { FeedState, PostState, Watched } from '../../store/feeds.ts';
-import { passesFilters } from '../../store/postFilters.ts';
-import type { ProcessorContext } from '../context.ts';
-import { slackErrorCode } from '../outcome.ts';
-import { FEED_PAGE_SIZE, FEED_RECHECK_BATCH, MAX_POLL_PAGES, REOPEN_WATCH_MS } from '../polling.ts';
-import { schedulerId } from '../schedules.ts';
+import { isCollabError } from '../collab/errors.ts';
+import { isResolved, type Post } from '../collab/schemas.ts';
+import { changeNote, type PostChange, postChanges } from '../slack/render/changes.ts';
+import { cardVersion } from '../slack/render/postCard.ts';
+import type { FeedState, PostState, Watched } from '../store/feeds.ts';
+import { passesFilters } from '../store/postFilters.ts';
+import { postCardTo, shownState, updateCards } from './cards.ts';
+import { pauseReasonOf, SlackChannelPausedError } from './channelPause.ts';
+import type { ProcessorContext } from './context.ts';
+import { slackErrorCode } from './outcome.ts';
+import { FEED_PAGE_SIZE, FEED_RECHECK_BATCH, MAX_POLL_PAGES, REOPEN_WATCH_MS } from './polling.ts';
+import { notifyChange } from './processors/notifications.ts';
+import { schedulerId } from './schedules.ts';
 import {
   advance,
   compareInstants,
   EMPTY_WATERMARK,
-  newerThan,
+  newerThanPaged,
   type Stamped,
   type Watermark,
-} from '../watermark.ts';
-import { postCardTo, shownState, updateCards } from './cards.ts';
-import { pauseReasonOf, SlackChannelPausedError } from './channelPause.ts';
-import { notifyChange } from './notifications.ts';
+} from './watermark.ts';
 
 export function feedSchedulerId(teamId: string, slackChannel: string): string {
   return schedulerId(teamId, 'feed', slackChannel);
@@ -67,19 +67,14 @@ export async function currentWatermark(ctx: ProcessorContext, channelId: string)
 
 /** Posts with activity after the watermark, newest first: one request unless a burst needs more pages. */
 async function freshPosts(ctx: ProcessorContext, channelId: string, mark: Watermark): Promise<Post[]> {
-  const fresh: Post[] = [];
-  let cursor: string | undefined;
-  for (let pages = 0; pages < MAX_POLL_PAGES; pages++) {
-    const got = await page(ctx, channelId, cursor);
-    const { fresh: newer, reached } = newerThan(got.data, mark, stamp);
-    fresh.push(...newer);
-    cursor = got.next_cursor ?? undefined;
-    if (reached || !cursor || got.data.length === 0) return fresh;
+  const read = (after: string | undefined) => page(ctx, channelId, after);
+  const { fresh, complete } = await newerThanPaged(read, mark, stamp, MAX_POLL_PAGES);
+  if (!complete) {
+    ctx.logger.warn(
+      { channelId, posts: fresh.length },
+      'feed burst larger than one poll reads; older activity skipped',
+    );
   }
-  ctx.logger.warn(
-    { channelId, posts: fresh.length },
-    'feed burst larger than one poll reads; older activity skipped',
-  );
   return fresh;
 }
 

@@ -1,0 +1,131 @@
+/**
+ * The import rules of DESIGN.md ("Layout"), checked by `npm run lint`.
+ *
+ * Imports go downward only:
+ *   main.ts, start.ts → runtime.ts → slack/, jobs/ (and ops/) → store/ → collab/
+ * with slack/render/ (pure builders) and operations/ below both slack/ and jobs/.
+ * No import cycles, not even type-only ones: a type shared across a cycle moves to the lower
+ * file (e.g. `ListenerDeps` lives in slack/listeners/deps.ts, not in slack/app.ts).
+ *
+ * The swc parser reads every import, `import type` included, so type-only cycles count.
+ */
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-cycles',
+      severity: 'error',
+      comment:
+        'No import cycles, not even type-only ones: move the shared type or function to the lower of the two files.',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'no-unresolvable',
+      severity: 'error',
+      comment: 'An import the checker cannot resolve is a rule it cannot check.',
+      from: {},
+      to: { couldNotResolve: true },
+    },
+    {
+      name: 'collab-imports-nothing-else',
+      severity: 'error',
+      comment: 'collab/ is the client of the collaboration API: it imports nothing else of the project.',
+      from: { path: '^src/collab/' },
+      to: { path: '^src/', pathNot: '^src/collab/' },
+    },
+    {
+      name: 'operations-import-only-collab',
+      severity: 'error',
+      comment: 'operations/ (what a job carries) sits below slack/ and jobs/: it imports only collab/.',
+      from: { path: '^src/operations/' },
+      to: { path: '^src/', pathNot: '^src/(collab|operations)/' },
+    },
+    {
+      name: 'store-imports-only-collab',
+      severity: 'error',
+      comment:
+        'store/ is Redis-backed state: it never imports slack/, jobs/ or config.ts (it is handed plain settings). It may use collab/ and the logger.',
+      from: { path: '^src/store/' },
+      to: { path: '^src/', pathNot: ['^src/(store|collab)/', '^src/logger\\.ts$'] },
+    },
+    {
+      name: 'render-is-pure',
+      severity: 'error',
+      comment:
+        'slack/render/ builds Block Kit from plain data: it imports only collab/, operations/ and the Slack ids (never jobs/, store/, listeners or the app). A listener or processor reads what it needs and hands it in.',
+      from: { path: '^src/slack/render/' },
+      to: { path: '^src/', pathNot: ['^src/slack/render/', '^src/(collab|operations)/', '^src/slack/ids\\.ts$'] },
+    },
+    {
+      name: 'listeners-not-from-app',
+      severity: 'error',
+      comment:
+        'slack/app.ts registers the listeners; a listener never imports it (ListenerDeps is in slack/listeners/deps.ts).',
+      from: { path: '^src/slack/listeners/' },
+      to: { path: '^src/slack/app\\.ts$' },
+    },
+    {
+      name: 'jobs-below-slack',
+      severity: 'error',
+      comment:
+        'jobs/ use slack/render/ builders and nothing else of slack/ (no listeners, no app), and nothing above them.',
+      from: { path: '^src/jobs/' },
+      to: {
+        path: '^src/(slack/|runtime\\.ts$|main\\.ts$|start\\.ts$|ops/|cli/|sandbox/)',
+        pathNot: '^src/slack/render/',
+      },
+    },
+    {
+      name: 'processors-stand-alone',
+      severity: 'error',
+      comment:
+        'jobs/processors/ holds one processor per operation and nothing else: what processors share lives in jobs/, so no processor imports another (index.ts gathers them).',
+      from: { path: '^src/jobs/processors/', pathNot: '^src/jobs/processors/index\\.ts$' },
+      to: { path: '^src/jobs/processors/' },
+    },
+    {
+      name: 'slack-below-runtime',
+      severity: 'error',
+      comment: 'slack/ never imports the runtime, the entries, ops/, the CLI or the sandbox.',
+      from: { path: '^src/slack/' },
+      to: { path: '^src/(runtime\\.ts$|main\\.ts$|start\\.ts$|ops/|cli/|sandbox/)' },
+    },
+    {
+      name: 'config-read-at-the-top',
+      severity: 'error',
+      comment:
+        'config.ts is read by the entries, the runtime, ops/, the CLI and the Bolt app; lower layers are handed plain settings.',
+      from: { path: '^src/(collab|operations|store|jobs|slack/render|slack/listeners)/' },
+      to: { path: '^src/config\\.ts$' },
+    },
+    {
+      name: 'entries-at-the-top',
+      severity: 'error',
+      comment:
+        'Nothing imports the entries; only main.ts and the sandbox start runtime.ts (main.ts, start.ts and the sandbox are at the top).',
+      from: { pathNot: '^src/(main|start)\\.ts$|^src/sandbox/' },
+      to: { path: '^src/(runtime|main|start)\\.ts$' },
+    },
+    {
+      name: 'sandbox-has-its-own-entry',
+      severity: 'error',
+      comment:
+        'Only the sandbox itself and the `npm start` launcher (start.ts) import src/sandbox/; production code never does.',
+      from: { path: '^src/', pathNot: ['^src/sandbox/', '^src/start\\.ts$'] },
+      to: { path: '^src/sandbox/' },
+    },
+    {
+      name: 'main-never-reaches-the-sandbox',
+      severity: 'error',
+      comment: 'The production entry never loads the sandbox, not even through another module.',
+      from: { path: '^src/main\\.ts$' },
+      to: { path: '^src/sandbox/', reachable: true },
+    },
+  ],
+  options: {
+    parser: 'swc',
+    doNotFollow: { path: 'node_modules' },
+    enhancedResolveOptions: { extensions: ['.ts', '.js'] },
+  },
+};

@@ -1,0 +1,96 @@
+/**
+ * The layer rules of `npm run lint` (.dependency-cruiser.cjs), run on small trees written to a
+ * temporary folder: an import against DESIGN.md's layers, or a cycle (a type-only one too),
+ * fails the check; a tree that keeps the rules passes it.
+ */
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+
+const root = resolve(import.meta.dirname, '..');
+const depcruise = join(root, 'node_modules', '.bin', 'depcruise');
+const config = join(root, '.dependency-cruiser.cjs');
+const made: string[] = [];
+
+afterEach(() => {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** Writes the files (path → source) under a fresh folder and runs the checker on its src/. */
+function check(files: Record<string, string>): Promise<{ code: number; output: string }> {
+  const dir = mkdtempSync(join(tmpdir(), 'layers-'));
+  made.push(dir);
+  for (const [path, source] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), source);
+  }
+  return new Promise((done) => {
+    execFile(
+      depcruise,
+      ['src', '--config', config, '--output-type', 'err'],
+      { cwd: dir },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+        done({ code, output: `${stdout}${stderr}` });
+      },
+    );
+  });
+}
+
+describe('the layer rules', () => {
+  it('pass a tree whose imports go downward', async () => {
+    const result = await check({
+      'src/collab/schemas.ts': 'export interface Post { id: string }\n',
+      'src/store/cards.ts':
+        "import type { Post } from '../collab/schemas.ts';\nexport const card = (p: Post) => p.id;\n",
+      'src/slack/render/postCard.ts':
+        "import type { Post } from '../../collab/schemas.ts';\nexport const view = (p: Post) => p.id;\n",
+      'src/jobs/createPost.ts':
+        "import { card } from '../store/cards.ts';\nimport { view } from '../slack/render/postCard.ts';\nexport const run = () => [card, view];\n",
+    });
+    expect(result.output).toContain('no dependency violations');
+    expect(result.code).toBe(0);
+  }, 60_000);
+
+  it('fail a builder that imports jobs/ or store/', async () => {
+    const result = await check({
+      'src/store/audit.ts': 'export interface AuditEntry { at: string }\n',
+      'src/jobs/digest.ts': 'export interface DigestSummary { scanned: number }\n',
+      'src/slack/render/home.ts':
+        "import type { AuditEntry } from '../../store/audit.ts';\nimport type { DigestSummary } from '../../jobs/digest.ts';\nexport type Home = [AuditEntry, DigestSummary];\n",
+    });
+    expect(result.code).not.toBe(0);
+    expect(result.output).toContain('render-is-pure: src/slack/render/home.ts → src/store/audit.ts');
+    expect(result.output).toContain('render-is-pure: src/slack/render/home.ts → src/jobs/digest.ts');
+  }, 60_000);
+
+  it('fail a type-only cycle, such as a listener importing its deps from the app that registers it', async () => {
+    const result = await check({
+      'src/slack/app.ts':
+        "import { register } from './listeners/index.ts';\nexport interface ListenerDeps { command: string }\nexport const app = register;\n",
+      'src/slack/listeners/index.ts':
+        "import type { ListenerDeps } from '../app.ts';\nexport const register = (deps: ListenerDeps) => deps.command;\n",
+    });
+    expect(result.code).not.toBe(0);
+    expect(result.output).toContain('no-cycles');
+    expect(result.output).toContain('listeners-not-from-app');
+  }, 60_000);
+
+  it('fail store/ reading config.ts, collab/ importing the project, and main.ts reaching the sandbox', async () => {
+    const result = await check({
+      'src/config.ts': 'export interface Config { redisUrl: string }\n',
+      'src/store/redis.ts': "import type { Config } from '../config.ts';\nexport type R = Config;\n",
+      'src/collab/client.ts': "import type { R } from '../store/redis.ts';\nexport type C = R;\n",
+      'src/sandbox/mode.ts': 'export const sandbox = true;\n',
+      'src/runtime.ts': "import { sandbox } from './sandbox/mode.ts';\nexport const start = () => sandbox;\n",
+      'src/main.ts': "import { start } from './runtime.ts';\nstart();\n",
+    });
+    expect(result.code).not.toBe(0);
+    expect(result.output).toContain('store-imports-only-collab: src/store/redis.ts → src/config.ts');
+    expect(result.output).toContain('collab-imports-nothing-else: src/collab/client.ts → src/store/redis.ts');
+    expect(result.output).toContain('sandbox-has-its-own-entry: src/runtime.ts → src/sandbox/mode.ts');
+    expect(result.output).toContain('main-never-reaches-the-sandbox: src/main.ts → src/sandbox/mode.ts');
+  }, 60_000);
+});
