@@ -15,11 +15,11 @@
  * resolution; a post gone or out of the key's sight is forgotten. What was learnt is saved only
  * after the digest was posted (or had nothing to say), so a retried run tells the same changes.
  */
-import { isCollabError } from '../collab/errors.ts';
 import { isResolved, type Post } from '../collab/schemas.ts';
 import { DIGEST_WATCH_MAX, type DigestWatched } from '../store/digests.ts';
 import { type PostFilters, passesFilters } from '../store/postFilters.ts';
 import type { ProcessorContext } from './context.ts';
+import { dueForReread, rereadPost } from './reread.ts';
 
 /** Watched posts one digest run re-reads by id at most. */
 export const DIGEST_RECHECK_BATCH = 50;
@@ -120,21 +120,12 @@ export async function digestWatch(
       resolved: late.filter((post) => passesFilters(post, filters)),
       reopened: [],
     };
-    const due = [...known]
-      .filter(([postId]) => !seen.has(postId))
-      .sort(([, a], [, b]) => a.checkedAt - b.checkedAt)
-      .slice(0, DIGEST_RECHECK_BATCH);
-    for (const [postId, entry] of due) {
-      let post: Post;
-      try {
-        post = await ctx.collab.getPost(postId, { signal: ctx.signal });
-      } catch (error) {
-        // Gone, or out of the key's sight (a private channel): nothing more to watch.
-        if (isCollabError(error) && (error.reason === 'notFound' || error.reason === 'forbidden')) {
-          drops.add(postId);
-          continue;
-        }
-        throw error;
+    for (const [postId, entry] of dueForReread(known, seen, DIGEST_RECHECK_BATCH)) {
+      const post = await rereadPost(ctx, postId);
+      // Gone, or out of the key's sight: nothing more to watch.
+      if (!post) {
+        drops.add(postId);
+        continue;
       }
       const { next, change } = classify(post, entry);
       if (next) updates.set(postId, next);

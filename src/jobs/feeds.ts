@@ -10,7 +10,6 @@
  * them resolved; at most FEED_RECHECK_BATCH a poll, least recently read first. A quiet channel
  * costs 1 + min(N, FEED_RECHECK_BATCH) requests a poll with N watched posts, and 1 with none.
  */
-import { isCollabError } from '../collab/errors.ts';
 import { isResolved, type Post } from '../collab/schemas.ts';
 import { changeNote, type PostChange, postChanges } from '../slack/render/changes.ts';
 import { cardVersion } from '../slack/render/postCard.ts';
@@ -22,6 +21,7 @@ import type { ProcessorContext } from './context.ts';
 import { slackErrorCode } from './outcome.ts';
 import { FEED_PAGE_SIZE, FEED_RECHECK_BATCH, MAX_POLL_PAGES, REOPEN_WATCH_MS } from './polling.ts';
 import { notifyChange } from './processors/notifications.ts';
+import { dueForReread, rereadPost } from './reread.ts';
 import { schedulerId } from './schedules.ts';
 import {
   advance,
@@ -134,21 +134,12 @@ async function rereadWatched(
   watched: ReadonlyMap<string, Watched>,
   seen: ReadonlySet<string>,
 ): Promise<void> {
-  const due = [...watched]
-    .filter(([postId]) => !seen.has(postId))
-    .sort(([, a], [, b]) => a.checkedAt - b.checkedAt)
-    .slice(0, FEED_RECHECK_BATCH);
-  for (const [postId, entry] of due) {
-    let post: Post;
-    try {
-      post = await ctx.collab.getPost(postId, { signal: ctx.signal });
-    } catch (error) {
-      // Gone, or out of the key's sight (a private channel): nothing more to watch.
-      if (isCollabError(error) && (error.reason === 'notFound' || error.reason === 'forbidden')) {
-        await ctx.store.feeds.unwatch(ctx.teamId, slackChannel, postId);
-        continue;
-      }
-      throw error;
+  for (const [postId, entry] of dueForReread(watched, seen, FEED_RECHECK_BATCH)) {
+    const post = await rereadPost(ctx, postId);
+    // Gone, or out of the key's sight: nothing more to watch.
+    if (!post) {
+      await ctx.store.feeds.unwatch(ctx.teamId, slackChannel, postId);
+      continue;
     }
     if ((await ctx.store.cards.cardsOfPost(ctx.teamId, post.id)).length === 0) {
       await ctx.store.feeds.unwatch(ctx.teamId, slackChannel, postId);
