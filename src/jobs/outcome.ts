@@ -11,6 +11,7 @@ import type { KnownBlock } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
 import { request } from 'undici';
 import type { Logger } from '../logger.ts';
+import { isResponseUrlFresh } from '../operations/responseUrl.ts';
 import type { Origin } from './schemas.ts';
 
 export interface SlackMessage {
@@ -25,9 +26,6 @@ export interface DeliverOptions {
   inChannel?: boolean;
 }
 
-/** response_url is valid for 30 minutes; keep a margin. */
-const RESPONSE_URL_LIFETIME_MS = 29 * 60 * 1000;
-
 export interface Outcomes {
   deliver(
     origin: Origin,
@@ -39,7 +37,7 @@ export interface Outcomes {
 export function createOutcomes(slack: WebClient, logger: Logger, now: () => number = Date.now): Outcomes {
   return {
     async deliver(origin, message, options = {}) {
-      if (origin.responseUrl && now() - origin.receivedAt < RESPONSE_URL_LIFETIME_MS) {
+      if (origin.responseUrl && isResponseUrlFresh(origin.responseUrlAt ?? origin.receivedAt, now())) {
         const ok = await postToResponseUrl(origin.responseUrl, message, options).catch((error: unknown) => {
           logger.warn({ err: error }, 'response_url post failed');
           return false;

@@ -17,8 +17,10 @@ export const Origin = z.object({
   slackChannel: id,
   /** set when the person acted inside a Slack thread */
   threadTs: id.optional(),
-  /** valid for 30 minutes and 5 uses from `receivedAt` */
+  /** valid for 30 minutes and 5 uses from when Slack issued it (operations/responseUrl.ts) */
   responseUrl: z.url().optional(),
+  /** when Slack issued `responseUrl` (a modal's is its opener's); absent: `receivedAt` */
+  responseUrlAt: z.number().int().optional(),
   receivedAt: z.number().int(),
   /** what the person did: shapes the wording of the outcome */
   source: z.enum(['command', 'button', 'modal', 'shortcut', 'event']),

@@ -30,6 +30,15 @@ describe('outcome delivery', () => {
     expect(ephemeral[0]?.args).toMatchObject({ channel: origin.slackChannel, user: ADA });
   });
 
+  it('dates the response_url from when Slack issued it, not from a later modal submission', async () => {
+    // A shortcut opened a form ~30 minutes ago; the form was submitted just now: the url is stale.
+    const origin = { ...originOf(h), responseUrlAt: Date.now() - 30 * 60 * 1000 };
+    const before = callsOf(h, 'chat.postEphemeral').length;
+    expect((await run(h, 'listChannels', { origin })).state).toBe('completed');
+    expect(responses(h, origin)).toHaveLength(0);
+    expect(callsOf(h, 'chat.postEphemeral').length).toBe(before + 1);
+  });
+
   it('falls back to a DM when Slack refuses the ephemeral message, and the operation is not repeated', async () => {
     const origin = originOf(h, { receivedAt: Date.now() - 31 * 60 * 1000 });
     h.slack.failNext('chat.postEphemeral', 'channel_not_found');

@@ -6,6 +6,7 @@
 import type { RespondFn } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import { JOB_SCHEMAS, type JobInput, type Operation } from '../../jobs/schemas.ts';
+import { isResponseUrlFresh } from '../../operations/responseUrl.ts';
 import type { Outcome } from '../render/messages.ts';
 import type { SlackNames } from '../render/slackMarkdown.ts';
 import type { ListenerDeps } from './deps.ts';
@@ -49,16 +50,12 @@ export async function enqueue<O extends Operation>(
   }
 }
 
-/** Response urls are valid for 30 minutes; past 25 the worker should answer another way. */
-const RESPONSE_URL_FRESH_MS = 25 * 60_000;
-
 export function freshResponseUrl(
   where: { responseUrl?: string | undefined; responseUrlAt?: number | undefined },
   now: number,
 ): string | undefined {
   if (where.responseUrl === undefined) return undefined;
-  if (where.responseUrlAt !== undefined && now - where.responseUrlAt > RESPONSE_URL_FRESH_MS)
-    return undefined;
+  if (where.responseUrlAt !== undefined && !isResponseUrlFresh(where.responseUrlAt, now)) return undefined;
   return where.responseUrl;
 }
 

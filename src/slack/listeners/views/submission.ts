@@ -99,7 +99,13 @@ function modalOrigin(submission: Submission<ModalPlace>, receivedAt: number): Or
     userId: submission.userId,
     slackChannel: metadata.slackChannel,
     ...(metadata.threadTs ? { threadTs: metadata.threadTs } : {}),
-    ...(responseUrl ? { responseUrl } : {}),
+    // Dated from when Slack issued it (the opener), not from this submission.
+    ...(responseUrl
+      ? {
+          responseUrl,
+          ...(metadata.responseUrlAt !== undefined ? { responseUrlAt: metadata.responseUrlAt } : {}),
+        }
+      : {}),
     receivedAt,
     source: 'modal',
   };

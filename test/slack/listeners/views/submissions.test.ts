@@ -94,6 +94,8 @@ describe('post_create', () => {
         userId: ADA,
         slackChannel: SLACK_CHANNEL,
         responseUrl: meta.responseUrl,
+        // dated from the opener that Slack gave it to, not from the submission
+        responseUrlAt: meta.responseUrlAt,
         receivedAt: expect.any(Number),
         source: 'modal',
       },
