@@ -58,21 +58,51 @@ export async function postCardTo(
     });
     return { slackChannel: res.channel ?? where.slackChannel, ts: res.ts ?? '' };
   };
+  // Only Slack's refusals choose the fallback: once Slack has the card, a failure to remember it
+  // (Redis away) is no reason to send the person a copy; it is retried, then fails the run.
   let error: string;
   try {
-    return await remember(ctx, post, await send());
+    return await rememberPosted(ctx, post, await send());
   } catch (first) {
+    if (first instanceof StoreAfterPostError) throw first.cause;
     error = slackErrorCode(first);
   }
   if (error === 'not_in_channel') {
     try {
       await ctx.slack.conversations.join({ channel: where.slackChannel });
-      return await remember(ctx, post, await send());
+      return await rememberPosted(ctx, post, await send());
     } catch (second) {
+      if (second instanceof StoreAfterPostError) throw second.cause;
       error = slackErrorCode(second);
     }
   }
   return { error };
+}
+
+/** Remembering a card Slack has already posted failed (Redis): not a Slack refusal. */
+class StoreAfterPostError extends Error {
+  override name = 'StoreAfterPostError';
+}
+
+/** How often, and how far apart, remembering a posted card is tried while Redis is away. */
+const REMEMBER_TRIES = 10;
+const REMEMBER_PAUSE_MS = 1000;
+
+async function rememberPosted(
+  ctx: ProcessorContext,
+  post: Post,
+  message: { slackChannel: string; ts: string },
+): Promise<{ slackChannel: string; ts: string }> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await remember(ctx, post, message);
+    } catch (error) {
+      if (attempt >= REMEMBER_TRIES || ctx.signal?.aborted)
+        throw new StoreAfterPostError('remember', { cause: error });
+      ctx.logger.info({ attempt }, 'card posted, not yet remembered; trying again');
+      await new Promise((resolve) => setTimeout(resolve, REMEMBER_PAUSE_MS));
+    }
+  }
 }
 
 function inviteHint(error: string): string {
