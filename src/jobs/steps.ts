@@ -33,6 +33,12 @@ export interface StepRecord {
    * applied (429, 4xx, 5xx) or never left (connection refused) — it is not in doubt.
    */
   refused?: true;
+  /**
+   * An earlier send of this step was ambiguous (it may have applied): a later refusal does not
+   * clear that doubt, so every later run looks for what landed, and a final failure is told as
+   * "may have gone through", never as "failed".
+   */
+  doubted?: true;
   /** epoch ms: after this, the send that marked the step started can no longer be in flight */
   until?: number;
 }
@@ -167,7 +173,11 @@ export function stepLogOf(
       }
       // "Started" matters only to a step that can recover: one without a recover runs again anyway.
       if (recover) {
-        current.steps[name] = { started: true, until: now() + settings.sendWindowMs };
+        current.steps[name] = {
+          started: true,
+          until: now() + settings.sendWindowMs,
+          ...(step?.doubted ? { doubted: true as const } : {}),
+        };
         await log.write(current);
       } else {
         await log.fence();
@@ -179,8 +189,10 @@ export function stepLogOf(
         if (recover && isCollabError(error)) {
           // Refused: not in doubt. Ambiguous: in doubt, but the send is over — no need to wait it out.
           const failed = readLog(job);
-          failed.steps[name] =
-            error.kind === 'ambiguous' ? { started: true, until: now() } : { started: true, refused: true };
+          const doubted = error.kind === 'ambiguous' || step?.doubted === true;
+          failed.steps[name] = doubted
+            ? { started: true, until: now(), doubted: true }
+            : { started: true, refused: true };
           await log.write(failed);
         }
         throw error;
