@@ -3,7 +3,7 @@
  *
  * Imports go downward only:
  *   main.ts, start.ts → runtime.ts → slack/, jobs/ (and ops/) → store/ → collab/
- * with slack/render/ (pure builders) and operations/ below both slack/ and jobs/.
+ * with render/ (pure builders) and operations/ below both slack/ and jobs/.
  * No import cycles, not even type-only ones: a type shared across a cycle moves to the lower
  * file (e.g. `ListenerDeps` lives in slack/listeners/deps.ts, not in slack/app.ts).
  *
@@ -53,9 +53,9 @@ module.exports = {
       name: 'render-is-pure',
       severity: 'error',
       comment:
-        'slack/render/ builds Block Kit from plain data: it imports only collab/, operations/ and the Slack ids (never jobs/, store/, listeners or the app). A listener or processor reads what it needs and hands it in.',
-      from: { path: '^src/slack/render/' },
-      to: { path: '^src/', pathNot: ['^src/slack/render/', '^src/(collab|operations)/', '^src/slack/ids\\.ts$'] },
+        'render/ builds Block Kit from plain data: it imports only collab/ and operations/ (the Slack ids it builds with are render/ids.ts; never jobs/, store/, listeners or the app). A listener or processor reads what it needs and hands it in.',
+      from: { path: '^src/render/' },
+      to: { path: '^src/', pathNot: ['^src/render/', '^src/(collab|operations)/'] },
     },
     {
       name: 'listeners-not-from-app',
@@ -69,11 +69,11 @@ module.exports = {
       name: 'jobs-below-slack',
       severity: 'error',
       comment:
-        'jobs/ use slack/render/ builders and nothing else of slack/ (no listeners, no app), and nothing above them.',
+        'jobs/ use render/ builders and nothing else of slack/ (no listeners, no app), and nothing above them.',
       from: { path: '^src/jobs/' },
       to: {
         path: '^src/(slack/|runtime\\.ts$|main\\.ts$|start\\.ts$|ops/|cli/|sandbox/)',
-        pathNot: '^src/slack/render/',
+        pathNot: '^src/render/',
       },
     },
     {
@@ -96,7 +96,7 @@ module.exports = {
       severity: 'error',
       comment:
         'config.ts is read by the entries, the runtime, ops/, the CLI and the Bolt app; lower layers are handed plain settings.',
-      from: { path: '^src/(collab|operations|store|jobs|slack/render|slack/listeners)/' },
+      from: { path: '^src/(collab|operations|store|jobs|render|slack/listeners)/' },
       to: { path: '^src/config\\.ts$' },
     },
     {

@@ -27,7 +27,7 @@ import { parseArgs } from 'node:util';
 import { Worker } from 'bullmq';
 import { createCollabClient } from '../src/collab/client.ts';
 import { createOperationsQueue, jobIdFor, type OperationsQueue, QUEUE_NAME } from '../src/jobs/queue.ts';
-import type { Origin } from '../src/jobs/schemas.ts';
+import type { Origin } from '../src/operations/schemas.ts';
 import { startEmulator } from '../src/sandbox/emulator/index.ts';
 import { findOnPath, startPrivateRedis } from '../src/sandbox/redis.ts';
 import { startSlackStandIn } from '../src/sandbox/slack/index.ts';

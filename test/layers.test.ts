@@ -45,10 +45,10 @@ describe('the layer rules', () => {
       'src/collab/schemas.ts': 'export interface Post { id: string }\n',
       'src/store/cards.ts':
         "import type { Post } from '../collab/schemas.ts';\nexport const card = (p: Post) => p.id;\n",
-      'src/slack/render/postCard.ts':
-        "import type { Post } from '../../collab/schemas.ts';\nexport const view = (p: Post) => p.id;\n",
+      'src/render/postCard.ts':
+        "import type { Post } from '../collab/schemas.ts';\nexport const view = (p: Post) => p.id;\n",
       'src/jobs/createPost.ts':
-        "import { card } from '../store/cards.ts';\nimport { view } from '../slack/render/postCard.ts';\nexport const run = () => [card, view];\n",
+        "import { card } from '../store/cards.ts';\nimport { view } from '../render/postCard.ts';\nexport const run = () => [card, view];\n",
     });
     expect(result.output).toContain('no dependency violations');
     expect(result.code).toBe(0);
@@ -58,12 +58,12 @@ describe('the layer rules', () => {
     const result = await check({
       'src/store/audit.ts': 'export interface AuditEntry { at: string }\n',
       'src/jobs/digest.ts': 'export interface DigestSummary { scanned: number }\n',
-      'src/slack/render/home.ts':
-        "import type { AuditEntry } from '../../store/audit.ts';\nimport type { DigestSummary } from '../../jobs/digest.ts';\nexport type Home = [AuditEntry, DigestSummary];\n",
+      'src/render/home.ts':
+        "import type { AuditEntry } from '../store/audit.ts';\nimport type { DigestSummary } from '../jobs/digest.ts';\nexport type Home = [AuditEntry, DigestSummary];\n",
     });
     expect(result.code).not.toBe(0);
-    expect(result.output).toContain('render-is-pure: src/slack/render/home.ts → src/store/audit.ts');
-    expect(result.output).toContain('render-is-pure: src/slack/render/home.ts → src/jobs/digest.ts');
+    expect(result.output).toContain('render-is-pure: src/render/home.ts → src/store/audit.ts');
+    expect(result.output).toContain('render-is-pure: src/render/home.ts → src/jobs/digest.ts');
   }, 60_000);
 
   it('fail a type-only cycle, such as a listener importing its deps from the app that registers it', async () => {

@@ -3,11 +3,11 @@
  * place when the post changes (resolved, reopened, commented).
  */
 import { isResolved, type Post } from '../collab/schemas.ts';
-import { postCard } from '../slack/render/postCard.ts';
+import type { CardRef, Origin } from '../operations/schemas.ts';
+import { postCard } from '../render/postCard.ts';
 import type { PostState } from '../store/feeds.ts';
 import type { ProcessorContext } from './context.ts';
 import { slackErrorCode } from './outcome.ts';
-import type { CardRef, Origin } from './schemas.ts';
 
 /** Where a card went: a Slack message (updatable later), or only to the person (ephemeral). */
 export type CardPlacement = { slackChannel: string; ts: string } | { ephemeral: true; error: string };

@@ -4,11 +4,11 @@ import type { WebClient } from '@slack/web-api';
 import type { Job } from 'bullmq';
 import type { CollabClient } from '../collab/client.ts';
 import type { Logger } from '../logger.ts';
+import type { JobData, Operation } from '../operations/schemas.ts';
 import type { Store } from '../store/index.ts';
 import type { Outcomes } from './outcome.ts';
 import type { PollingSettings } from './polling.ts';
 import type { Schedules } from './schedules.ts';
-import type { JobData, Operation } from './schemas.ts';
 import type { Once } from './steps.ts';
 
 export interface ProcessorContext {

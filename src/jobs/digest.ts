@@ -10,9 +10,9 @@
  * - open: older posts that saw activity in the window and are still unresolved.
  */
 import { isResolved, type Post } from '../collab/schemas.ts';
-import { postContent, resolverPlain } from '../slack/render/attribution.ts';
-import type { DigestGroup, DigestItem, DigestSummary } from '../slack/render/digest.ts';
-import { mrkdwnToPlain, unescapeMrkdwn } from '../slack/render/text.ts';
+import { postContent, resolverPlain } from '../render/attribution.ts';
+import type { DigestGroup, DigestItem, DigestSummary } from '../render/digest.ts';
+import { mrkdwnToPlain, unescapeMrkdwn } from '../render/text.ts';
 
 /** Posts shown per group; the rest are counted ("…and N more"). */
 export const DIGEST_TOP = 5;

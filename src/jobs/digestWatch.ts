@@ -15,9 +15,10 @@
  * resolution; a post gone or out of the key's sight is forgotten. What was learnt is saved only
  * after the digest was posted (or had nothing to say), so a retried run tells the same changes.
  */
+
+import { type PostFilters, passesFilters } from '../collab/postFilters.ts';
 import { isResolved, type Post } from '../collab/schemas.ts';
 import { DIGEST_WATCH_MAX, type DigestWatched } from '../store/digests.ts';
-import { type PostFilters, passesFilters } from '../store/postFilters.ts';
 import type { ProcessorContext } from './context.ts';
 import { dueForReread, rereadPost } from './reread.ts';
 

@@ -4,7 +4,7 @@
  * is worded from the CollabError kind and reason.
  */
 import { type CollabError, isCollabError } from '../collab/errors.ts';
-import { describeOperation } from '../slack/render/operationWords.ts';
+import { describeOperation } from '../render/operationWords.ts';
 
 /** A failure worded for the person, final: retrying cannot help. */
 export class UserError extends Error {

@@ -10,11 +10,12 @@
  * them resolved; at most FEED_RECHECK_BATCH a poll, least recently read first. A quiet channel
  * costs 1 + min(N, FEED_RECHECK_BATCH) requests a poll with N watched posts, and 1 with none.
  */
+
+import { passesFilters } from '../collab/postFilters.ts';
 import { isResolved, type Post } from '../collab/schemas.ts';
-import { changeNote, type PostChange, postChanges } from '../slack/render/changes.ts';
-import { cardVersion } from '../slack/render/postCard.ts';
+import { changeNote, type PostChange, postChanges } from '../render/changes.ts';
+import { cardVersion } from '../render/postCard.ts';
 import type { FeedState, PostState, Watched } from '../store/feeds.ts';
-import { passesFilters } from '../store/postFilters.ts';
 import { postCardTo, shownState, updateCards } from './cards.ts';
 import { pauseReasonOf, SlackChannelPausedError } from './channelPause.ts';
 import type { ProcessorContext } from './context.ts';

@@ -6,14 +6,14 @@
  * Runs in the worker so the listener never waits on the service.
  */
 import { isCollabError } from '../collab/errors.ts';
-import { filtersText } from '../slack/render/filters.ts';
-import { homeView } from '../slack/render/home.ts';
-import type { HomeActivity, ServiceStatus } from '../slack/render/homeState.ts';
+import type { JobData } from '../operations/schemas.ts';
+import { filtersText } from '../render/filters.ts';
+import { homeView } from '../render/home.ts';
+import type { HomeActivity, ServiceStatus } from '../render/homeState.ts';
 import type { ProcessorContext } from './context.ts';
 import { digestSchedulerId } from './digestSchedules.ts';
 import { slackErrorCode } from './outcome.ts';
 import { teamSchedulerPrefix } from './schedules.ts';
-import type { JobData } from './schemas.ts';
 
 /** How long one check of the service is trusted. */
 export const SERVICE_CHECK_TTL_SECONDS = 60;

@@ -12,7 +12,7 @@ import type { WebClient } from '@slack/web-api';
 import { request } from 'undici';
 import type { Logger } from '../logger.ts';
 import { isResponseUrlFresh } from '../operations/responseUrl.ts';
-import type { Origin } from './schemas.ts';
+import type { Origin } from '../operations/schemas.ts';
 
 export interface SlackMessage {
   text: string;

@@ -3,7 +3,7 @@
  * organisation key, so the words say who wrote it) and the service member with the same email.
  */
 import type { Member } from '../collab/schemas.ts';
-import { escapeMrkdwn } from '../slack/render/mrkdwn.ts';
+import { escapeMrkdwn } from '../render/mrkdwn.ts';
 import type { ProcessorContext } from './context.ts';
 import { isTimeZone } from './cron.ts';
 import { UserError } from './errors.ts';

@@ -1,10 +1,10 @@
 /** What resolvePost and unresolvePost share: naming the post, showing the change on its cards, telling. */
 import { isResolved, type Post } from '../collab/schemas.ts';
-import { type Outcome, success } from '../slack/render/messages.ts';
-import { escapeMrkdwn } from '../slack/render/mrkdwn.ts';
+import type { CardRef, Origin } from '../operations/schemas.ts';
+import { type Outcome, success } from '../render/messages.ts';
+import { escapeMrkdwn } from '../render/mrkdwn.ts';
 import { updateCards } from './cards.ts';
 import type { ProcessorContext } from './context.ts';
-import type { CardRef, Origin } from './schemas.ts';
 import { tell } from './tell.ts';
 
 /**

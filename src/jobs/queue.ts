@@ -13,9 +13,9 @@
  */
 import { createHash } from 'node:crypto';
 import { Queue, type Telemetry } from 'bullmq';
+import { JOB_SCHEMAS, type JobData, type JobInput, type Operation } from '../operations/schemas.ts';
 import { keys } from '../store/keys.ts';
 import type { Redis } from '../store/redis.ts';
-import { JOB_SCHEMAS, type JobData, type JobInput, type Operation } from './schemas.ts';
 
 export const QUEUE_NAME = 'operations';
 

@@ -4,10 +4,10 @@
  */
 import { type CollabError, isCollabError } from '../collab/errors.ts';
 import type { Channel } from '../collab/schemas.ts';
-import { escapeMrkdwn } from '../slack/render/mrkdwn.ts';
+import type { ChannelRef, PostRef } from '../operations/schemas.ts';
+import { escapeMrkdwn } from '../render/mrkdwn.ts';
 import { commandOf, type ProcessorContext } from './context.ts';
 import { UserError } from './errors.ts';
-import type { ChannelRef, PostRef } from './schemas.ts';
 
 /** The post id of a ref: an id as it is, a url only if the bot has seen it in an API answer. */
 export async function resolvePostId(ctx: ProcessorContext, ref: PostRef): Promise<string> {

@@ -7,7 +7,7 @@
  * removed by its prefix (uninstall), and everything of one kind of one Slack channel by its key.
  */
 import type { Queue } from 'bullmq';
-import { JOB_SCHEMAS, type JobInput, type Operation } from './schemas.ts';
+import { JOB_SCHEMAS, type JobInput, type Operation } from '../operations/schemas.ts';
 
 export type ScheduleKind = 'feed' | 'thread' | 'digest' | 'wait' | 'notify';
 

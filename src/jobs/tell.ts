@@ -1,7 +1,8 @@
 /** Telling the person how their operation went. */
+
+import type { Origin } from '../operations/schemas.ts';
 import type { ProcessorContext } from './context.ts';
 import type { SlackMessage } from './outcome.ts';
-import type { Origin } from './schemas.ts';
 import { TELL_STEP } from './steps.ts';
 import { replacesAck } from './worker.ts';
 

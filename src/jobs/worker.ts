@@ -13,7 +13,8 @@ import { DelayedError, type Job, type Telemetry, UnrecoverableError, Worker } fr
 import { type BudgetLane, withBudgetScope } from '../collab/budget.ts';
 import { isCollabError } from '../collab/errors.ts';
 import type { Logger } from '../logger.ts';
-import { describeOperation } from '../slack/render/operationWords.ts';
+import { isOperation, JOB_SCHEMAS, type Origin } from '../operations/schemas.ts';
+import { describeOperation } from '../render/operationWords.ts';
 import type { HostBudget } from '../store/budget.ts';
 import type { Store } from '../store/index.ts';
 import type { Redis } from '../store/redis.ts';
@@ -24,7 +25,6 @@ import { createOutcomes } from './outcome.ts';
 import { DEFAULT_POLLING, type PollingSettings } from './polling.ts';
 import { QUEUE_NAME } from './queue.ts';
 import type { Schedules } from './schedules.ts';
-import { isOperation, JOB_SCHEMAS, type Origin } from './schemas.ts';
 import { finalTold, isLockLost, readLog, type StepLogOfRun, stepLogOf, stepsInDoubt } from './steps.ts';
 
 export interface WorkerSettings {

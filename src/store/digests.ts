@@ -5,8 +5,8 @@
  * digest lives in the queue, under `schedulerId(teamId, 'digest', id)`.
  */
 import { z } from 'zod';
+import { PostFilters } from '../collab/postFilters.ts';
 import { type KeySpace, keys } from './keys.ts';
-import { PostFilters } from './postFilters.ts';
 import type { Redis } from './redis.ts';
 
 /** A slot claim outlives any re-delivery, retry or restart by far. */

@@ -5,8 +5,8 @@
  * and a change the bot made itself is not announced at all).
  */
 import { z } from 'zod';
+import { PostFilters } from '../collab/postFilters.ts';
 import { type KeySpace, keys } from './keys.ts';
-import { PostFilters } from './postFilters.ts';
 import type { Redis } from './redis.ts';
 
 /** Records about posts (carded, last shown state, announcements) live 90 days, like cards. */

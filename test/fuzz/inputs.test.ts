@@ -9,9 +9,9 @@
 import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { JOB_SCHEMAS, type Origin } from '../../src/jobs/schemas.ts';
+import { JOB_SCHEMAS, type Origin } from '../../src/operations/schemas.ts';
+import { SHORTCUTS, VIEWS } from '../../src/render/ids.ts';
 import { eventBody, interactionBody, slashCommandBody } from '../../src/sandbox/slack/index.ts';
-import { SHORTCUTS, VIEWS } from '../../src/slack/ids.ts';
 import { plan } from '../../src/slack/listeners/commands/collab.ts';
 import { parseCommand, SUBCOMMANDS } from '../../src/slack/listeners/commands/grammar.ts';
 import {

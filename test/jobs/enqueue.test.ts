@@ -11,7 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLAIM_TTL_SECONDS, createOperationsQueue, type OperationsQueue } from '../../src/jobs/queue.ts';
-import type { Origin } from '../../src/jobs/schemas.ts';
+import type { Origin } from '../../src/operations/schemas.ts';
 import { keys } from '../../src/store/keys.ts';
 import { connectRedis, type Redis, whenReady } from '../../src/store/redis.ts';
 import { REDIS_URL } from '../support/harness.ts';

@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Job } from 'bullmq';
 import { expect } from 'vitest';
-import type { JobInput, Operation, Origin } from '../../src/jobs/schemas.ts';
+import type { JobInput, Operation, Origin } from '../../src/operations/schemas.ts';
 import type { RecordedCall } from '../../src/sandbox/slack/index.ts';
 import { ADA, type Harness, SLACK_CHANNEL, TEAM } from '../support/harness.ts';
 

@@ -12,7 +12,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { JobInput, Operation } from '../../src/jobs/schemas.ts';
+import type { JobInput, Operation } from '../../src/operations/schemas.ts';
 import type { FaultEvent } from '../../src/sandbox/emulator/index.ts';
 import { type Harness, startHarness } from '../support/harness.ts';
 import { appPostsWith, originOf, responseTexts, unique } from './helpers.ts';

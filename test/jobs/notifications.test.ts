@@ -8,8 +8,8 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isQuiet } from '../../src/jobs/processors/notifications.ts';
 import { schedulerId } from '../../src/jobs/schedules.ts';
+import { ACTIONS } from '../../src/render/ids.ts';
 import { makeSlackUser, type RecordedCall } from '../../src/sandbox/slack/index.ts';
-import { ACTIONS } from '../../src/slack/ids.ts';
 import { type Harness, startHarness, TEAM } from '../support/harness.ts';
 import { blockText, callsOf, memberId, originOf, run, unique } from './helpers.ts';
 

@@ -1,11 +1,11 @@
 /**
  * Checks Block Kit payloads against Slack's limits, as Slack would refuse them: text lengths by
  * where the text sits, block and element counts, button values and urls, option values, and that
- * every action id is one of ours (src/slack/ids.ts). Throws an Error naming the path of the
+ * every action id is one of ours (src/render/ids.ts). Throws an Error naming the path of the
  * first few problems. Reused by every render test.
  */
-import { ACTIONS, INPUTS } from '../../src/slack/ids.ts';
-import { LIMITS } from '../../src/slack/render/limits.ts';
+import { ACTIONS, INPUTS } from '../../src/render/ids.ts';
+import { LIMITS } from '../../src/render/limits.ts';
 
 type Json = Record<string, unknown>;
 
@@ -58,7 +58,7 @@ class Checker {
   actionId(value: unknown, path: string) {
     if (typeof value !== 'string' || value.length === 0) return this.fail(path, 'action_id missing');
     if (value.length > LIMITS.actionId) this.fail(path, 'action_id too long');
-    if (!KNOWN_ACTION_IDS.has(value)) this.fail(path, `action_id ${value} is not in src/slack/ids.ts`);
+    if (!KNOWN_ACTION_IDS.has(value)) this.fail(path, `action_id ${value} is not in src/render/ids.ts`);
     if (this.actionIds.has(value)) this.fail(path, `action_id ${value} repeated`);
     this.actionIds.add(value);
   }

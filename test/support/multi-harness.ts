@@ -11,6 +11,7 @@ import { type Job, QueueEvents } from 'bullmq';
 import type { Resolve } from '../../src/collab/outbound.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createLogger } from '../../src/logger.ts';
+import { ACTIONS, INPUTS, VIEWS } from '../../src/render/ids.ts';
 import { type RunningBot, startBot } from '../../src/runtime.ts';
 import { type Emulator, startEmulator } from '../../src/sandbox/emulator/index.ts';
 import {
@@ -24,7 +25,6 @@ import {
   startSlackStandIn,
   viewSubmission,
 } from '../../src/sandbox/slack/index.ts';
-import { ACTIONS, INPUTS, VIEWS } from '../../src/slack/ids.ts';
 import { createCipher } from '../../src/store/crypto.ts';
 import { installationStore } from '../../src/store/installations.ts';
 import { connectRedis, deleteKeys, type Redis, whenReady } from '../../src/store/redis.ts';

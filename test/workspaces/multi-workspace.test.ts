@@ -4,9 +4,9 @@
  * mixing, reconnect / disconnect, and uninstall removing everything of one workspace.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ACTIONS, INPUTS } from '../../src/render/ids.ts';
 import { OTHER_INSTALLATION } from '../../src/sandbox/slack/index.ts';
 import { appHomeOpened, appUninstalled, blockActions } from '../../src/sandbox/slack/payloads.ts';
-import { ACTIONS, INPUTS } from '../../src/slack/ids.ts';
 import { NOT_CONNECTED } from '../../src/store/workspaces.ts';
 import {
   ADA,

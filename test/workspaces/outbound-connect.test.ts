@@ -5,7 +5,7 @@
  */
 import type { LookupAddress } from 'node:dns';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { INPUTS } from '../../src/slack/ids.ts';
+import { INPUTS } from '../../src/render/ids.ts';
 import { type MultiHarness, OTHER_TEAM, startMultiHarness } from '../support/multi-harness.ts';
 
 let h: MultiHarness;

@@ -3,8 +3,9 @@
  * posts its card where the person acted, and tells them where it went.
  */
 import { type CreatePostInput, PAGE_SIZE_MAX, type Post } from '../../collab/schemas.ts';
-import { md } from '../../slack/render/limits.ts';
-import { mrkdwnLink } from '../../slack/render/text.ts';
+import type { JobData } from '../../operations/schemas.ts';
+import { md } from '../../render/limits.ts';
+import { mrkdwnLink } from '../../render/text.ts';
 import { postCardIn } from '../cards.ts';
 import { commandOf, type Processor, type ProcessorContext } from '../context.ts';
 import { UserError } from '../errors.ts';
@@ -12,7 +13,6 @@ import { findSince } from '../landed.ts';
 import { displayName } from '../people.ts';
 import { withPostLink } from '../postChange.ts';
 import { resolveChannel } from '../resolveRefs.ts';
-import type { JobData } from '../schemas.ts';
 import { tell } from '../tell.ts';
 import { contentContains, createdSince, escapeMarkdown } from '../text.ts';
 

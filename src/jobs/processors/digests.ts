@@ -10,6 +10,7 @@
  * never posts twice.
  */
 
+import { hasFilters, type PostFilters, passesFilters } from '../../collab/postFilters.ts';
 import type { Post } from '../../collab/schemas.ts';
 import {
   type DigestScope,
@@ -17,13 +18,12 @@ import {
   digestMessage,
   quietDigestMessage,
   slackDate,
-} from '../../slack/render/digest.ts';
-import { filtersText } from '../../slack/render/filters.ts';
-import { md } from '../../slack/render/limits.ts';
-import { success } from '../../slack/render/messages.ts';
+} from '../../render/digest.ts';
+import { filtersText } from '../../render/filters.ts';
+import { md } from '../../render/limits.ts';
+import { success } from '../../render/messages.ts';
 import type { Digest } from '../../store/digests.ts';
 import type { ChannelLink } from '../../store/links.ts';
-import { hasFilters, type PostFilters, passesFilters } from '../../store/postFilters.ts';
 import type { PauseReason } from '../../store/slackChannels.ts';
 import { changeSlackChannel, observedAt, pauseReasonOf } from '../channelPause.ts';
 import { commandOf, type Processor, type ProcessorContext } from '../context.ts';

@@ -3,9 +3,10 @@
  * watermark is taken now (one request), so nothing old is posted; then a job scheduler polls
  * every FEED_POLL_INTERVAL_MS.
  */
-import { filtersText } from '../../slack/render/filters.ts';
-import { success } from '../../slack/render/messages.ts';
-import { hasFilters } from '../../store/postFilters.ts';
+
+import { hasFilters } from '../../collab/postFilters.ts';
+import { filtersText } from '../../render/filters.ts';
+import { success } from '../../render/messages.ts';
 import { commandOf, type Processor } from '../context.ts';
 import { UserError } from '../errors.ts';
 import { currentWatermark, feedSchedulerId } from '../feeds.ts';

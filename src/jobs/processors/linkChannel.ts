@@ -1,5 +1,5 @@
 /** linkChannel: links the Slack channel to a channel of the service (where `/collab post` goes). */
-import { success } from '../../slack/render/messages.ts';
+import { success } from '../../render/messages.ts';
 import { commandOf, type Processor } from '../context.ts';
 import { resolveChannel } from '../resolveRefs.ts';
 import { tell } from '../tell.ts';

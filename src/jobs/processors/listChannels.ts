@@ -1,5 +1,5 @@
 /** listChannels: one page of channels by name, optionally filtered by name. */
-import { channelList } from '../../slack/render/lists.ts';
+import { channelList } from '../../render/lists.ts';
 import type { Processor } from '../context.ts';
 import { cursorOption, deliverList, pagingButtons } from '../paging.ts';
 import { channelName } from '../resolveRefs.ts';

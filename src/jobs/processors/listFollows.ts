@@ -2,8 +2,8 @@
  * listFollows (`/collab follow list`): every followed Slack channel of the workspace — running
  * feeds (their schedulers) and paused ones — with the collaboration channel and the filters.
  */
-import { filtersText } from '../../slack/render/filters.ts';
-import { type FollowListEntry, followListMessage } from '../../slack/render/follows.ts';
+import { filtersText } from '../../render/filters.ts';
+import { type FollowListEntry, followListMessage } from '../../render/follows.ts';
 import type { Processor } from '../context.ts';
 import { schedulerId, teamSchedulerPrefix } from '../schedules.ts';
 import { tell } from '../tell.ts';

@@ -1,5 +1,5 @@
 /** listMembers: one page of members, newest first, optionally searched and filtered by role. */
-import { memberList } from '../../slack/render/lists.ts';
+import { memberList } from '../../render/lists.ts';
 import type { Processor } from '../context.ts';
 import { cursorOption, deliverList, pagingButtons } from '../paging.ts';
 

@@ -1,5 +1,5 @@
 /** listMessages: one page of a thread's messages, oldest first (a conversation reads down). */
-import { messageList } from '../../slack/render/lists.ts';
+import { messageList } from '../../render/lists.ts';
 import type { Processor } from '../context.ts';
 import { cursorOption, deliverList, pagingButtons } from '../paging.ts';
 import { noThread, orNotFound } from '../resolveRefs.ts';

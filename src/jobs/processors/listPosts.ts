@@ -1,6 +1,6 @@
 /** listPosts: one page of posts, newest activity first, optionally of one channel and open only. */
 import { isResolved } from '../../collab/schemas.ts';
-import { postList } from '../../slack/render/lists.ts';
+import { postList } from '../../render/lists.ts';
 import type { Processor } from '../context.ts';
 import { cursorOption, deliverList, pagingButtons } from '../paging.ts';
 import { resolveChannel } from '../resolveRefs.ts';

@@ -7,11 +7,11 @@
  * zone) notices are held, and one summary is sent at 08:00.
  */
 import type { Post } from '../../collab/schemas.ts';
-import { changeNoteText, type PostChange } from '../../slack/render/changes.ts';
-import { md } from '../../slack/render/limits.ts';
-import { success } from '../../slack/render/messages.ts';
-import { escapeMrkdwn } from '../../slack/render/mrkdwn.ts';
-import { cardVersion, postCard } from '../../slack/render/postCard.ts';
+import { changeNoteText, type PostChange } from '../../render/changes.ts';
+import { md } from '../../render/limits.ts';
+import { success } from '../../render/messages.ts';
+import { escapeMrkdwn } from '../../render/mrkdwn.ts';
+import { cardVersion, postCard } from '../../render/postCard.ts';
 import type { Processor, ProcessorContext } from '../context.ts';
 import { publishHomeOf } from '../home.ts';
 import { slackErrorCode } from '../outcome.ts';

@@ -4,13 +4,13 @@
  * they are a member too.
  */
 import { type Member, type Message, PAGE_SIZE_MAX, type Thread } from '../../collab/schemas.ts';
-import { success } from '../../slack/render/messages.ts';
+import type { JobData, Origin } from '../../operations/schemas.ts';
+import { success } from '../../render/messages.ts';
 import type { ProcessorContext } from '../context.ts';
 import { findSince } from '../landed.ts';
 import { noteDmActivity } from '../mirroring.ts';
 import { memberName, memberOf, recipientsOf } from '../people.ts';
 import { noThread, orNotFound } from '../resolveRefs.ts';
-import type { JobData, Origin } from '../schemas.ts';
 import { tell } from '../tell.ts';
 import { contentEquals, createdSince, escapeMarkdown } from '../text.ts';
 

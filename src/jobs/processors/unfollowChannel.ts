@@ -1,5 +1,5 @@
 /** unfollowChannel: the Slack channel stops following its collaboration channel (scheduler and state removed). */
-import { success } from '../../slack/render/messages.ts';
+import { success } from '../../render/messages.ts';
 import type { Processor } from '../context.ts';
 import { stopFeed } from '../feeds.ts';
 import { tell } from '../tell.ts';

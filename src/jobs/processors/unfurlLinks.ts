@@ -5,7 +5,7 @@
  * in the channel about a failure: it is logged.
  */
 import type { Post } from '../../collab/schemas.ts';
-import { postUnfurl } from '../../slack/render/unfurl.ts';
+import { postUnfurl } from '../../render/unfurl.ts';
 import { commandOf, type Processor, type ProcessorContext } from '../context.ts';
 import { slackErrorCode } from '../outcome.ts';
 

@@ -1,5 +1,5 @@
 /** unlinkChannel: forgets the Slack channel's link. */
-import { success } from '../../slack/render/messages.ts';
+import { success } from '../../render/messages.ts';
 import type { Processor } from '../context.ts';
 import { removeChannelDigests } from '../digestSchedules.ts';
 import { stopFeed } from '../feeds.ts';

@@ -13,7 +13,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import type { Logger } from '../../logger.ts';
-import { SHORTCUTS } from '../../slack/ids.ts';
+import { SHORTCUTS } from '../../render/ids.ts';
 import type { EmulatorEventMap } from '../emulator/types.ts';
 import { listen } from '../listen.ts';
 import {

@@ -4,7 +4,7 @@
  * the wrong shape) is answered with an explanation and enqueues nothing, never a throw.
  */
 import { z } from 'zod';
-import { CardRef } from '../../jobs/schemas.ts';
+import { CardRef } from '../../operations/schemas.ts';
 
 const id = z.string().min(1).max(500);
 

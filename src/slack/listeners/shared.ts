@@ -5,10 +5,10 @@
  */
 import type { RespondFn } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
-import { JOB_SCHEMAS, type JobInput, type Operation } from '../../jobs/schemas.ts';
 import { isResponseUrlFresh } from '../../operations/responseUrl.ts';
-import type { Outcome } from '../render/messages.ts';
-import type { SlackNames } from '../render/slackMarkdown.ts';
+import { JOB_SCHEMAS, type JobInput, type Operation } from '../../operations/schemas.ts';
+import type { Outcome } from '../../render/messages.ts';
+import type { SlackNames } from '../../render/slackMarkdown.ts';
 import type { ListenerDeps } from './deps.ts';
 
 /** Said when Redis does not answer; `problem()` adds the :warning:. */

@@ -4,8 +4,8 @@
  */
 import type { WebClient } from '@slack/web-api';
 import { removeTeamJobs } from '../../jobs/cleanup.ts';
-import { homeView } from '../render/home.ts';
-import type { HomeState } from '../render/homeState.ts';
+import { homeView } from '../../render/home.ts';
+import type { HomeState } from '../../render/homeState.ts';
 import type { ListenerDeps } from './deps.ts';
 import { settingsPermission } from './guard.ts';
 import { enqueue } from './shared.ts';

@@ -3,8 +3,8 @@
  * state so a double click runs once. Acked as soon as the job is queued; the worker updates the card.
  */
 import type { AllMiddlewareArgs, BlockAction, SlackActionMiddlewareArgs } from '@slack/bolt';
-import { problem } from '../../render/messages.ts';
-import { parseCardActionValue } from '../../render/postCard.ts';
+import { problem } from '../../../render/messages.ts';
+import { parseCardActionValue } from '../../../render/postCard.ts';
 import type { ListenerDeps } from '../deps.ts';
 import { enqueue, NOT_UNDERSTOOD, NOT_UNDERSTOOD_HINT, QUEUE_DOWN, tell } from '../shared.ts';
 import { buttonKey, buttonOrigin, readMessageClick } from './click.ts';

@@ -2,7 +2,7 @@
  * What a click in a message tells us, validated: who, where (the message and its channel),
  * how to answer (the response url), and which action with which value.
  */
-import type { Origin } from '../../../jobs/schemas.ts';
+import type { Origin } from '../../../operations/schemas.ts';
 import { ButtonAction, MessageActionBody, teamOf } from '../payloads.ts';
 
 export interface MessageClick {

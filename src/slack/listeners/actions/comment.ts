@@ -3,9 +3,9 @@
  * within 3 s, so nothing else happens first). The form remembers the post and the card.
  */
 import type { AllMiddlewareArgs, BlockAction, SlackActionMiddlewareArgs } from '@slack/bolt';
-import { problem } from '../../render/messages.ts';
-import { commentModal } from '../../render/modals.ts';
-import { parseCardActionValue } from '../../render/postCard.ts';
+import { problem } from '../../../render/messages.ts';
+import { commentModal } from '../../../render/modals.ts';
+import { parseCardActionValue } from '../../../render/postCard.ts';
 import type { ListenerDeps } from '../deps.ts';
 import { encodeMetadata } from '../payloads.ts';
 import { NOT_UNDERSTOOD, NOT_UNDERSTOOD_HINT, tell } from '../shared.ts';

@@ -3,7 +3,7 @@
  * reconnect; the API key never sent back, only "a key is saved"). Admins only.
  */
 import type { AllMiddlewareArgs, BlockAction, SlackActionMiddlewareArgs } from '@slack/bolt';
-import { connectModal } from '../../render/home.ts';
+import { connectModal } from '../../../render/home.ts';
 import type { ListenerDeps } from '../deps.ts';
 import { noticeModal, settingsRefusal } from '../guard.ts';
 

@@ -4,9 +4,9 @@
  */
 import type { AllMiddlewareArgs, BlockAction, SlackActionMiddlewareArgs } from '@slack/bolt';
 import type { View } from '@slack/types';
-import { helpMessage } from '../../render/help.ts';
-import { LIMITS, plain } from '../../render/limits.ts';
-import { createPostModal } from '../../render/modals.ts';
+import { helpMessage } from '../../../render/help.ts';
+import { LIMITS, plain } from '../../../render/limits.ts';
+import { createPostModal } from '../../../render/modals.ts';
 import type { ListenerDeps } from '../deps.ts';
 import { encodeMetadata } from '../payloads.ts';
 import { enqueue } from '../shared.ts';

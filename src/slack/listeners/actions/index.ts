@@ -1,5 +1,5 @@
 import type { App } from '@slack/bolt';
-import { ACTIONS } from '../../ids.ts';
+import { ACTIONS } from '../../../render/ids.ts';
 import type { ListenerDeps } from '../deps.ts';
 import { cardStateButton } from './cardButton.ts';
 import { commentButton } from './comment.ts';

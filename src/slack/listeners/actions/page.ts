@@ -4,9 +4,9 @@
  * replaces the list message in place.
  */
 import type { AllMiddlewareArgs, BlockAction, SlackActionMiddlewareArgs } from '@slack/bolt';
-import type { JobInput } from '../../../jobs/schemas.ts';
+import type { JobInput } from '../../../operations/schemas.ts';
+import { problem } from '../../../render/messages.ts';
 import type { PageState } from '../../../store/pages.ts';
-import { problem } from '../../render/messages.ts';
 import type { ListenerDeps } from '../deps.ts';
 import { enqueue, NOT_UNDERSTOOD, NOT_UNDERSTOOD_HINT, QUEUE_DOWN, STORE_DOWN, tell } from '../shared.ts';
 import { buttonKey, buttonOrigin, readMessageClick } from './click.ts';

@@ -5,10 +5,10 @@
  * Nothing here waits on the collaboration API.
  */
 import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs } from '@slack/bolt';
-import type { JobInput, Operation, Origin } from '../../../jobs/schemas.ts';
-import { helpMessage } from '../../render/help.ts';
-import { type Outcome, problem, working } from '../../render/messages.ts';
-import { createPostModal } from '../../render/modals.ts';
+import type { JobInput, Operation, Origin } from '../../../operations/schemas.ts';
+import { helpMessage } from '../../../render/help.ts';
+import { type Outcome, problem, working } from '../../../render/messages.ts';
+import { createPostModal } from '../../../render/modals.ts';
 import type { ListenerDeps } from '../deps.ts';
 import { settingsRefusal } from '../guard.ts';
 import { CommandBody, encodeMetadata } from '../payloads.ts';

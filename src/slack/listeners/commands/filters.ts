@@ -4,7 +4,7 @@
  * `with` and `without` repeatable (up to 10 each); `all` alone: every post (clears the filters).
  * Straight and curly quotes alike (“deploy window”).
  */
-import type { PostFilters } from '../../../store/postFilters.ts';
+import type { PostFilters } from '../../../collab/postFilters.ts';
 
 const MAX_WORDS = 10;
 const WORD_MAX = 100;

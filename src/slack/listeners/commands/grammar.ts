@@ -4,13 +4,14 @@
  * channels as `<#C123|name>`, links as `<https://…|label>`. A collaboration channel is named
  * `#name`; a post by id or by a url the bot has seen; a thread by id.
  */
+
+import type { PostFilters } from '../../../collab/postFilters.ts';
 import { MEMBER_ROLES, type MemberRole } from '../../../collab/schemas.ts';
 import { canonicalTimeZone, parseSchedule } from '../../../jobs/cron.ts';
-import type { ChannelRef, PostRef } from '../../../jobs/schemas.ts';
 import { TEXT_MAX, TITLE_MAX } from '../../../operations/limits.ts';
-import type { PostFilters } from '../../../store/postFilters.ts';
-import { HELP_GROUPS } from '../../render/help.ts';
-import { titleTooLongText } from '../../render/modals.ts';
+import type { ChannelRef, PostRef } from '../../../operations/schemas.ts';
+import { HELP_GROUPS } from '../../../render/help.ts';
+import { titleTooLongText } from '../../../render/modals.ts';
 import { filtersStart, parseFilters } from './filters.ts';
 
 export type Command =

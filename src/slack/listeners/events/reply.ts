@@ -4,9 +4,9 @@
  * the origin of the job it becomes, and that job's idempotency key.
  */
 import type { WebClient } from '@slack/web-api';
-import type { Origin } from '../../../jobs/schemas.ts';
 import { TEXT_MAX } from '../../../operations/limits.ts';
-import { slackToMarkdown } from '../../render/mrkdwn.ts';
+import type { Origin } from '../../../operations/schemas.ts';
+import { slackToMarkdown } from '../../../render/mrkdwn.ts';
 import type { ListenerDeps } from '../deps.ts';
 import type { MessageEvent } from '../payloads.ts';
 import { slackNames } from '../shared.ts';

@@ -6,7 +6,7 @@
  * channel's feed and digests are paused or resumed.
  */
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
-import type { JobInput } from '../../../jobs/schemas.ts';
+import type { JobInput } from '../../../operations/schemas.ts';
 import type { ListenerDeps } from '../deps.ts';
 import { enqueue } from '../shared.ts';
 

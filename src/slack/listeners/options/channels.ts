@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { AllMiddlewareArgs, SlackOptionsMiddlewareArgs } from '@slack/bolt';
-import { channelOptions } from '../../render/modals.ts';
+import { channelOptions } from '../../../render/modals.ts';
 import type { ListenerDeps } from '../deps.ts';
 import { BlockSuggestionBody, teamOf } from '../payloads.ts';
 import { withDeadline } from '../shared.ts';

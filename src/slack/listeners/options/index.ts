@@ -1,5 +1,5 @@
 import type { App } from '@slack/bolt';
-import { ACTIONS } from '../../ids.ts';
+import { ACTIONS } from '../../../render/ids.ts';
 import type { ListenerDeps } from '../deps.ts';
 import { channelPickerOptions } from './channels.ts';
 

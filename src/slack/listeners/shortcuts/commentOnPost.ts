@@ -3,8 +3,8 @@
  * the comment form for that post. Anything else is explained to the person.
  */
 
-import { problem } from '../../render/messages.ts';
-import { commentModal } from '../../render/modals.ts';
+import { problem } from '../../../render/messages.ts';
+import { commentModal } from '../../../render/modals.ts';
 import type { ListenerDeps } from '../deps.ts';
 import { encodeMetadata } from '../payloads.ts';
 import { linksIn } from '../shared.ts';

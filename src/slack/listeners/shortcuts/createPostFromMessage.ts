@@ -4,8 +4,8 @@
  * permalink lookups get a short deadline; past it the form opens with raw ids and no link.
  */
 
-import { createPostModal, suggestedTitle } from '../../render/modals.ts';
-import { slackToMarkdown } from '../../render/mrkdwn.ts';
+import { createPostModal, suggestedTitle } from '../../../render/modals.ts';
+import { slackToMarkdown } from '../../../render/mrkdwn.ts';
 import type { ListenerDeps } from '../deps.ts';
 import { encodeMetadata } from '../payloads.ts';
 import { LOOKUP_DEADLINE_MS, permalinkOf, slackNames, withDeadline } from '../shared.ts';

@@ -5,9 +5,9 @@
  * the trigger_id's 3 s: past their deadline the form opens with what arrived.
  */
 
-import { LIMITS } from '../../render/limits.ts';
-import { createPostModal } from '../../render/modals.ts';
-import { type ThreadMessage, threadToMarkdown } from '../../render/threadMarkdown.ts';
+import { LIMITS } from '../../../render/limits.ts';
+import { createPostModal } from '../../../render/modals.ts';
+import { type ThreadMessage, threadToMarkdown } from '../../../render/threadMarkdown.ts';
 import type { ListenerDeps } from '../deps.ts';
 import { encodeMetadata } from '../payloads.ts';
 import { LOOKUP_DEADLINE_MS, permalinkOf, slackNames, withDeadline } from '../shared.ts';

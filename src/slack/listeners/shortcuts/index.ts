@@ -1,5 +1,5 @@
 import type { App } from '@slack/bolt';
-import { SHORTCUTS } from '../../ids.ts';
+import { SHORTCUTS } from '../../../render/ids.ts';
 import type { ListenerDeps } from '../deps.ts';
 import { commentOnPostShortcut } from './commentOnPost.ts';
 import { createPostFromMessageShortcut } from './createPostFromMessage.ts';

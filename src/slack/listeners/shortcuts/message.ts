@@ -4,7 +4,7 @@
  */
 import type { AllMiddlewareArgs, MessageShortcut, SlackShortcutMiddlewareArgs } from '@slack/bolt';
 import type { View } from '@slack/types';
-import { type Outcome, problem } from '../../render/messages.ts';
+import { type Outcome, problem } from '../../../render/messages.ts';
 import type { ListenerDeps } from '../deps.ts';
 import { MessageShortcutBody, teamOf } from '../payloads.ts';
 import { NOT_UNDERSTOOD, NOT_UNDERSTOOD_HINT, STORE_DOWN, tell } from '../shared.ts';

@@ -4,7 +4,7 @@
  * the app, as from App Home.
  */
 import type { AllMiddlewareArgs, GlobalShortcut, SlackShortcutMiddlewareArgs } from '@slack/bolt';
-import { createPostModal } from '../../render/modals.ts';
+import { createPostModal } from '../../../render/modals.ts';
 import type { ListenerDeps } from '../deps.ts';
 import { encodeMetadata, GlobalShortcutBody } from '../payloads.ts';
 

@@ -3,9 +3,9 @@
  * the bot bridged as a comment, opens it with that comment as the resolving comment.
  */
 
-import { problem } from '../../render/messages.ts';
-import { resolveModal } from '../../render/modals.ts';
-import { slackToMarkdown } from '../../render/mrkdwn.ts';
+import { problem } from '../../../render/messages.ts';
+import { resolveModal } from '../../../render/modals.ts';
+import { slackToMarkdown } from '../../../render/mrkdwn.ts';
 import type { ListenerDeps } from '../deps.ts';
 import { encodeMetadata } from '../payloads.ts';
 import { fromStore, messageShortcut, shortcutWhere, type UsedShortcut } from './message.ts';

@@ -6,8 +6,8 @@
  */
 import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from '@slack/bolt';
 import { isCollabError } from '../../../collab/errors.ts';
+import { INPUTS } from '../../../render/ids.ts';
 import { collabClientFor } from '../../../store/workspaces.ts';
-import { INPUTS } from '../../ids.ts';
 import type { ListenerDeps } from '../deps.ts';
 import { settingsRefusal } from '../guard.ts';
 import { teamOf, ViewSubmissionBody } from '../payloads.ts';

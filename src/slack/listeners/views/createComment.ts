@@ -1,6 +1,6 @@
 /** The comment form: the comment is required (≤ 40,000 characters). One createComment job; the modal closes. */
 import { TEXT_MAX } from '../../../operations/limits.ts';
-import { INPUTS } from '../../ids.ts';
+import { INPUTS } from '../../../render/ids.ts';
 import type { ListenerDeps } from '../deps.ts';
 import { CommentModalMetadata } from '../payloads.ts';
 import { enqueueSubmission, readSubmission, showErrors, tooLong, type ViewArgs } from './submission.ts';

@@ -3,8 +3,8 @@
  * linked to the Slack channel the form was opened in. One createPost job; the modal closes.
  */
 import { TEXT_MAX, TITLE_MAX } from '../../../operations/limits.ts';
-import { INPUTS } from '../../ids.ts';
-import { parseChannelOption, titleTooLongText } from '../../render/modals.ts';
+import { INPUTS } from '../../../render/ids.ts';
+import { parseChannelOption, titleTooLongText } from '../../../render/modals.ts';
 import type { ListenerDeps } from '../deps.ts';
 import { PostModalMetadata } from '../payloads.ts';
 import { STORE_DOWN } from '../shared.ts';

@@ -1,5 +1,5 @@
 import type { App } from '@slack/bolt';
-import { VIEWS } from '../../ids.ts';
+import { VIEWS } from '../../../render/ids.ts';
 import type { ListenerDeps } from '../deps.ts';
 import { connectView } from './connect.ts';
 import { createCommentView } from './createComment.ts';

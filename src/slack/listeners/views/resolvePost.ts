@@ -3,7 +3,7 @@
  * is the resolving comment. One resolvePost job; the modal closes.
  */
 import { TEXT_MAX } from '../../../operations/limits.ts';
-import { INPUTS } from '../../ids.ts';
+import { INPUTS } from '../../../render/ids.ts';
 import type { ListenerDeps } from '../deps.ts';
 import { ResolveModalMetadata } from '../payloads.ts';
 import { enqueueSubmission, readSubmission, showErrors, tooLong, type ViewArgs } from './submission.ts';

@@ -5,8 +5,8 @@
  */
 import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from '@slack/bolt';
 import type { z } from 'zod';
-import type { JobInput, Operation, Origin } from '../../../jobs/schemas.ts';
-import { problem } from '../../render/messages.ts';
+import type { JobInput, Operation, Origin } from '../../../operations/schemas.ts';
+import { problem } from '../../../render/messages.ts';
 import type { ListenerDeps } from '../deps.ts';
 import { decodeMetadata, teamOf, ViewSubmissionBody } from '../payloads.ts';
 import { type EnqueueOutcome, enqueue, freshResponseUrl, QUEUE_DOWN, tell } from '../shared.ts';

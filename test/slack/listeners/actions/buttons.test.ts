@@ -5,8 +5,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { parseCardActionValue } from '../../../../src/render/postCard.ts';
 import { blockActions, nextTs } from '../../../../src/sandbox/slack/index.ts';
-import { parseCardActionValue } from '../../../../src/slack/render/postCard.ts';
 import { ADA, type Harness, SLACK_CHANNEL, TEAM } from '../../../support/harness.ts';
 import { expectNothingQueued, jobIdOf, onlyJob, queuedJobs, useWebHarness } from '../support.ts';
 

@@ -4,9 +4,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { HELP_SUBCOMMANDS } from '../../../../src/render/help.ts';
 import { parseCommand } from '../../../../src/slack/listeners/commands/grammar.ts';
 import { NOT_ALLOWED } from '../../../../src/slack/listeners/guard.ts';
-import { HELP_SUBCOMMANDS } from '../../../../src/slack/render/help.ts';
 import { ADA, GRACE, type Harness, SLACK_CHANNEL } from '../../../support/harness.ts';
 import { type AckBody, expectNothingQueued, jobIdOf, onlyJob, useWebHarness } from '../support.ts';
 

@@ -4,9 +4,9 @@
  * deadline when the API fails or is slow.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
+import { parseChannelOption } from '../../../../src/render/modals.ts';
 import { blockSuggestion } from '../../../../src/sandbox/slack/index.ts';
 import { interactionBody } from '../../../../src/sandbox/slack/sign.ts';
-import { parseChannelOption } from '../../../../src/slack/render/modals.ts';
 import { ADA, type Harness } from '../../../support/harness.ts';
 import { postToBolt } from '../../../support/slack-client.ts';
 import { startBareApp } from '../bare-app.ts';

@@ -5,9 +5,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { channelOptionValue } from '../../../../src/render/modals.ts';
 import { viewSubmission } from '../../../../src/sandbox/slack/index.ts';
 import { CHANNEL_NEEDED } from '../../../../src/slack/listeners/views/createPost.ts';
-import { channelOptionValue } from '../../../../src/slack/render/modals.ts';
 import { ADA, type Harness, SLACK_CHANNEL, TEAM } from '../../../support/harness.ts';
 import { type AckBody, expectNothingQueued, jobIdOf, onlyJob, useWebHarness } from '../support.ts';
 

@@ -1,6 +1,6 @@
 import type { KnownBlock, View } from '@slack/types';
 import { describe, expect, it } from 'vitest';
-import { INPUTS, VIEWS } from '../../../src/slack/ids.ts';
+import { INPUTS, VIEWS } from '../../src/render/ids.ts';
 import {
   channelOptions,
   commentModal,
@@ -8,8 +8,8 @@ import {
   parseChannelOption,
   resolveModal,
   suggestedTitle,
-} from '../../../src/slack/render/modals.ts';
-import { allTexts, assertViewWithinLimits } from '../../support/blockKit.ts';
+} from '../../src/render/modals.ts';
+import { allTexts, assertViewWithinLimits } from '../support/blockKit.ts';
 
 type Input = {
   type: 'input';

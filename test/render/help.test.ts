@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { SUBCOMMANDS } from '../../../src/slack/listeners/commands/grammar.ts';
-import { HELP_GROUPS, HELP_SUBCOMMANDS, helpMessage } from '../../../src/slack/render/help.ts';
-import { allTexts, assertMessageWithinLimits } from '../../support/blockKit.ts';
+import { HELP_GROUPS, HELP_SUBCOMMANDS, helpMessage } from '../../src/render/help.ts';
+import { SUBCOMMANDS } from '../../src/slack/listeners/commands/grammar.ts';
+import { allTexts, assertMessageWithinLimits } from '../support/blockKit.ts';
 
 describe('helpMessage', () => {
   const help = helpMessage('/collab');

@@ -1,9 +1,9 @@
 import type { KnownBlock } from '@slack/types';
 import { describe, expect, it } from 'vitest';
-import type { Channel, Member, Message, Page, Post } from '../../../src/collab/schemas.ts';
-import { ACTIONS } from '../../../src/slack/ids.ts';
-import { channelList, memberList, messageList, postList } from '../../../src/slack/render/lists.ts';
-import { allTexts, assertMessageWithinLimits } from '../../support/blockKit.ts';
+import type { Channel, Member, Message, Page, Post } from '../../src/collab/schemas.ts';
+import { ACTIONS } from '../../src/render/ids.ts';
+import { channelList, memberList, messageList, postList } from '../../src/render/lists.ts';
+import { allTexts, assertMessageWithinLimits } from '../support/blockKit.ts';
 
 function post(i: number, extra: Partial<Post> = {}): Post {
   return {

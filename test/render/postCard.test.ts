@@ -1,15 +1,15 @@
 import type { KnownBlock } from '@slack/types';
 import { describe, expect, it } from 'vitest';
-import type { Post } from '../../../src/collab/schemas.ts';
-import { ACTIONS } from '../../../src/slack/ids.ts';
+import type { Post } from '../../src/collab/schemas.ts';
+import { ACTIONS } from '../../src/render/ids.ts';
 import {
   CARD_EXCERPT_MAX,
   cardActionValue,
   cardVersion,
   parseCardActionValue,
   postCard,
-} from '../../../src/slack/render/postCard.ts';
-import { allTexts, assertMessageWithinLimits } from '../../support/blockKit.ts';
+} from '../../src/render/postCard.ts';
+import { allTexts, assertMessageWithinLimits } from '../support/blockKit.ts';
 
 const ada = { id: 'u-1', name: 'Ada Lovelace', type: null };
 

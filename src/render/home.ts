@@ -4,9 +4,9 @@
  * The connect modal lives here too: it never carries the API key back to Slack.
  */
 import type { HomeView, KnownBlock, View } from '@slack/types';
-import { ACTIONS, INPUTS, VIEWS } from '../ids.ts';
 import { ACTIVITY_SECTIONS } from './homeSections.ts';
 import type { HomeSection, HomeState } from './homeState.ts';
+import { ACTIONS, INPUTS, VIEWS } from './ids.ts';
 import { LIMITS, md, plain } from './limits.ts';
 import { escapeMrkdwn } from './text.ts';
 import { slackTime } from './time.ts';

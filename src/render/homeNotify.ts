@@ -1,6 +1,6 @@
 /** App Home section of a person's own notifications: on or off, with the button that turns them over. */
 import type { KnownBlock } from '@slack/types';
-import { ACTIONS } from '../ids.ts';
+import { ACTIONS } from './ids.ts';
 import { LIMITS, md, plain } from './limits.ts';
 import { escapeMrkdwn } from './text.ts';
 

@@ -4,8 +4,8 @@
  */
 import type { KnownBlock } from '@slack/types';
 import { describe, expect, it } from 'vitest';
-import { commandWords, homeView } from '../../../src/slack/render/home.ts';
-import { allTexts } from '../../support/blockKit.ts';
+import { commandWords, homeView } from '../../src/render/home.ts';
+import { allTexts } from '../support/blockKit.ts';
 
 describe('App Home audit', () => {
   it('shows the command as typed, mentions as names, the time as a date token', () => {

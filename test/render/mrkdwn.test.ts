@@ -1,10 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  contentToMrkdwn,
-  escapeMrkdwn,
-  slackToMarkdown,
-  truncate,
-} from '../../../src/slack/render/mrkdwn.ts';
+import { contentToMrkdwn, escapeMrkdwn, slackToMarkdown, truncate } from '../../src/render/mrkdwn.ts';
 
 describe('escapeMrkdwn', () => {
   it("escapes Slack's three control characters", () => {

@@ -5,7 +5,7 @@
  * Lovelace"). Cards show that person once ("Ada Lovelace via Slack") and leave the line out of the
  * excerpt. Works on converted mrkdwn (contentToMrkdwn), so it reads HTML and markdown alike. Pure.
  */
-import type { Post } from '../../collab/schemas.ts';
+import type { Post } from '../collab/schemas.ts';
 import { contentToMrkdwn } from './mrkdwn.ts';
 import { unescapeMrkdwn } from './text.ts';
 

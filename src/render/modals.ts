@@ -3,9 +3,9 @@
  * channel picker. Block and action ids come from ids.ts, where the listeners read them back.
  */
 import type { KnownBlock, ModalView, PlainTextOption, View } from '@slack/types';
-import type { Channel, Post } from '../../collab/schemas.ts';
-import { TITLE_MAX } from '../../operations/limits.ts';
-import { INPUTS, VIEWS } from '../ids.ts';
+import type { Channel, Post } from '../collab/schemas.ts';
+import { TITLE_MAX } from '../operations/limits.ts';
+import { INPUTS, VIEWS } from './ids.ts';
 import { channelMrkdwn, contentPlain, postAuthorMrkdwn } from './labels.ts';
 import { LIMITS, md, plain } from './limits.ts';
 import { postTitleMrkdwn } from './postCard.ts';

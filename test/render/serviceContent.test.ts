@@ -6,13 +6,13 @@
  */
 import type { KnownBlock } from '@slack/types';
 import { describe, expect, it } from 'vitest';
-import type { Message, Post } from '../../../src/collab/schemas.ts';
-import { convertContent } from '../../../src/sandbox/emulator/render.ts';
-import { messageList, postList } from '../../../src/slack/render/lists.ts';
-import { mirroredMessage } from '../../../src/slack/render/mirror.ts';
-import { contentToMrkdwn } from '../../../src/slack/render/mrkdwn.ts';
-import { postCard } from '../../../src/slack/render/postCard.ts';
-import { postUnfurl } from '../../../src/slack/render/unfurl.ts';
+import type { Message, Post } from '../../src/collab/schemas.ts';
+import { messageList, postList } from '../../src/render/lists.ts';
+import { mirroredMessage } from '../../src/render/mirror.ts';
+import { contentToMrkdwn } from '../../src/render/mrkdwn.ts';
+import { postCard } from '../../src/render/postCard.ts';
+import { postUnfurl } from '../../src/render/unfurl.ts';
+import { convertContent } from '../../src/sandbox/emulator/render.ts';
 
 const ADA = { id: 'a1b2c3d4e5f6', name: 'Ada Lovelace' };
 const APP = { id: 'app000000001', name: 'Collab for Slack', type: 'app' };

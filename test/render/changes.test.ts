@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { Post } from '../../../src/collab/schemas.ts';
-import { changeNote, changeNoteText, postChanges } from '../../../src/slack/render/changes.ts';
-import { allTexts, assertMessageWithinLimits } from '../../support/blockKit.ts';
+import type { Post } from '../../src/collab/schemas.ts';
+import { changeNote, changeNoteText, postChanges } from '../../src/render/changes.ts';
+import { allTexts, assertMessageWithinLimits } from '../support/blockKit.ts';
 
 const open = { resolved: false, resolvedAt: null, comments: 2 };
 const post = (over: Partial<Post> = {}): Post => ({

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { Message } from '../../../src/collab/schemas.ts';
-import { messageAuthorName, mirroredMessage } from '../../../src/slack/render/mirror.ts';
-import { allTexts, assertMessageWithinLimits } from '../../support/blockKit.ts';
+import type { Message } from '../../src/collab/schemas.ts';
+import { messageAuthorName, mirroredMessage } from '../../src/render/mirror.ts';
+import { allTexts, assertMessageWithinLimits } from '../support/blockKit.ts';
 
 const message = (over: Partial<Message> = {}): Message => ({
   id: 'msg_1',

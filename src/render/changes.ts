@@ -3,7 +3,7 @@
  * feed noticed it): "Resolved by *Ada*", "Reopened", "2 new comments". Pure.
  */
 import type { KnownBlock } from '@slack/types';
-import type { Post } from '../../collab/schemas.ts';
+import type { Post } from '../collab/schemas.ts';
 import { resolverPlain } from './attribution.ts';
 import { LIMITS, md } from './limits.ts';
 import { escapeMrkdwn } from './mrkdwn.ts';

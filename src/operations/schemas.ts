@@ -3,9 +3,9 @@
  * its data is validated when enqueued and again when processed.
  */
 import { z } from 'zod';
+import { PostFilters } from '../collab/postFilters.ts';
 import { MemberRole } from '../collab/schemas.ts';
-import { TEXT_MAX, TITLE_MAX } from '../operations/limits.ts';
-import { PostFilters } from '../store/postFilters.ts';
+import { TEXT_MAX, TITLE_MAX } from './limits.ts';
 
 const id = z.string().min(1).max(500);
 

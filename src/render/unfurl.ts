@@ -5,7 +5,7 @@
  * of the commands that act on it.
  */
 import type { KnownBlock } from '@slack/types';
-import type { Post } from '../../collab/schemas.ts';
+import type { Post } from '../collab/schemas.ts';
 import { LIMITS, md } from './limits.ts';
 import { postCard } from './postCard.ts';
 import { escapeMrkdwn } from './text.ts';

@@ -11,8 +11,8 @@ import {
   type Page,
   type Post,
   type Thread,
-} from '../../collab/schemas.ts';
-import { ACTIONS } from '../ids.ts';
+} from '../collab/schemas.ts';
+import { ACTIONS } from './ids.ts';
 import { authorMrkdwn, channelMrkdwn, countText, postAuthorMrkdwn } from './labels.ts';
 import { LIMITS, md, plain } from './limits.ts';
 import { contentToMrkdwn, truncate } from './mrkdwn.ts';

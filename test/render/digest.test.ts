@@ -1,11 +1,11 @@
 /** Digest, unfurl and App Home renderers: grouped, linked, inside Block Kit limits. */
 import { describe, expect, it } from 'vitest';
-import type { Post } from '../../../src/collab/schemas.ts';
-import type { DigestItem, DigestSummary } from '../../../src/slack/render/digest.ts';
-import { digestListMessage, digestMessage, quietDigestMessage } from '../../../src/slack/render/digest.ts';
-import { homeView } from '../../../src/slack/render/home.ts';
-import { postUnfurl } from '../../../src/slack/render/unfurl.ts';
-import { assertWithinLimits } from '../../support/blockKit.ts';
+import type { Post } from '../../src/collab/schemas.ts';
+import type { DigestItem, DigestSummary } from '../../src/render/digest.ts';
+import { digestListMessage, digestMessage, quietDigestMessage } from '../../src/render/digest.ts';
+import { homeView } from '../../src/render/home.ts';
+import { postUnfurl } from '../../src/render/unfurl.ts';
+import { assertWithinLimits } from '../support/blockKit.ts';
 
 const item = (i: number, title = `Post ${i}`): DigestItem => ({
   id: `pst_${i}`,

@@ -3,9 +3,9 @@
  */
 import { createHash } from 'node:crypto';
 import type { Button, KnownBlock } from '@slack/types';
-import { isResolved, type Post } from '../../collab/schemas.ts';
-import { ACTIONS } from '../ids.ts';
+import { isResolved, type Post } from '../collab/schemas.ts';
 import { postContent, resolutionContent } from './attribution.ts';
+import { ACTIONS } from './ids.ts';
 import {
   authorMrkdwn,
   authorPlain,

@@ -4,7 +4,7 @@
  * holds one of some words, none holding any of others. Absent or empty: every post.
  */
 import { z } from 'zod';
-import { isResolved, type Post } from '../collab/schemas.ts';
+import { isResolved, type Post } from './schemas.ts';
 
 const Word = z.string().trim().min(1).max(100);
 

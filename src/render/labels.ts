@@ -2,7 +2,7 @@
  * How resources are named in Slack: authors, channels, post titles, counts. Mrkdwn results are
  * escaped; `…Plain` results are plain text (for `plain_text` objects and fallbacks).
  */
-import type { Author, Channel, Post } from '../../collab/schemas.ts';
+import type { Author, Channel, Post } from '../collab/schemas.ts';
 import { postContent } from './attribution.ts';
 import { contentToMrkdwn } from './mrkdwn.ts';
 import { cutPlain, escapeMrkdwn, mrkdwnToPlain, oneLine } from './text.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { LIMITS, md, plain } from '../../../src/slack/render/limits.ts';
-import { parseTimestamp, slackTime } from '../../../src/slack/render/time.ts';
+import { LIMITS, md, plain } from '../../src/render/limits.ts';
+import { parseTimestamp, slackTime } from '../../src/render/time.ts';
 
 describe('text objects cut to limits', () => {
   it('plain cuts with an ellipsis and never returns empty text', () => {

@@ -3,7 +3,7 @@
  * format is "not shown", so it goes through contentToMrkdwn (escaped: it cannot ping anyone). Pure.
  */
 import type { KnownBlock } from '@slack/types';
-import type { Message } from '../../collab/schemas.ts';
+import type { Message } from '../collab/schemas.ts';
 import { LIMITS, md } from './limits.ts';
 import { contentToMrkdwn, escapeMrkdwn, truncate } from './mrkdwn.ts';
 import { cutPlain, mrkdwnToPlain, oneLine } from './text.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { problem, success, working } from '../../../src/slack/render/messages.ts';
-import { allTexts, assertMessageWithinLimits } from '../../support/blockKit.ts';
+import { problem, success, working } from '../../src/render/messages.ts';
+import { allTexts, assertMessageWithinLimits } from '../support/blockKit.ts';
 
 describe('outcome messages', () => {
   it('working shows an hourglass', () => {
