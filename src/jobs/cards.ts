@@ -7,7 +7,7 @@ import type { CardRef, Origin } from '../operations/schemas.ts';
 import { postCard } from '../render/postCard.ts';
 import type { PostState } from '../store/feeds.ts';
 import type { ProcessorContext } from './context.ts';
-import { slackErrorCode } from './outcome.ts';
+import { slackErrorCode } from './delivery.ts';
 
 /** Where a card went: a Slack message (updatable later), or only to the person (ephemeral). */
 export type CardPlacement = { slackChannel: string; ts: string } | { ephemeral: true; error: string };

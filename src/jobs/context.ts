@@ -6,7 +6,7 @@ import type { CollabClient } from '../collab/client.ts';
 import type { Logger } from '../logger.ts';
 import type { JobData, Operation } from '../operations/schemas.ts';
 import type { Store } from '../store/index.ts';
-import type { Outcomes } from './outcome.ts';
+import type { Outcomes } from './delivery.ts';
 import type { PollingSettings } from './polling.ts';
 import type { Schedules } from './schedules.ts';
 import type { Once } from './steps.ts';

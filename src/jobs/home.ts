@@ -11,8 +11,8 @@ import { filtersText } from '../render/filters.ts';
 import { homeView } from '../render/home.ts';
 import type { HomeActivity, ServiceStatus } from '../render/homeState.ts';
 import type { ProcessorContext } from './context.ts';
+import { slackErrorCode } from './delivery.ts';
 import { digestSchedulerId } from './digestSchedules.ts';
-import { slackErrorCode } from './outcome.ts';
 import { teamSchedulerPrefix } from './schedules.ts';
 
 /** How long one check of the service is trusted. */

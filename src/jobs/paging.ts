@@ -7,8 +7,7 @@ import type { Origin } from '../operations/schemas.ts';
 import type { PagingButtons } from '../render/lists.ts';
 import type { PageState } from '../store/pages.ts';
 import type { ProcessorContext } from './context.ts';
-import type { SlackMessage } from './outcome.ts';
-import { replacesAck } from './worker.ts';
+import { replacesAck, type SlackMessage } from './delivery.ts';
 
 export interface PagingInput {
   cursor?: string | undefined;

@@ -6,8 +6,8 @@ import type { Member } from '../collab/schemas.ts';
 import { escapeMrkdwn } from '../render/mrkdwn.ts';
 import type { ProcessorContext } from './context.ts';
 import { isTimeZone } from './cron.ts';
+import { slackErrorCode } from './delivery.ts';
 import { UserError } from './errors.ts';
-import { slackErrorCode } from './outcome.ts';
 
 /** Slack profiles are cached this long. */
 const PROFILE_TTL_SECONDS = 3600;

@@ -5,7 +5,7 @@ import { type Outcome, success } from '../render/messages.ts';
 import { escapeMrkdwn } from '../render/mrkdwn.ts';
 import { updateCards } from './cards.ts';
 import type { ProcessorContext } from './context.ts';
-import { tell } from './tell.ts';
+import { tell } from './delivery.ts';
 
 /**
  * Updates every card of the post with the note "`done` by *`by`* via Slack", and the card the

@@ -20,8 +20,8 @@ import type { Store } from '../store/index.ts';
 import type { Redis } from '../store/redis.ts';
 import { NOT_CONNECTED, type Workspaces } from '../store/workspaces.ts';
 import type { ProcessorContext, ProcessorFeatures, Processors } from './context.ts';
+import { createOutcomes, replacesAck } from './delivery.ts';
 import { humanError, isPersonsMistake, isUserError, isWaitTurn } from './errors.ts';
-import { createOutcomes } from './outcome.ts';
 import { DEFAULT_POLLING, type PollingSettings } from './polling.ts';
 import { QUEUE_NAME } from './queue.ts';
 import type { Schedules } from './schedules.ts';
@@ -319,9 +319,4 @@ async function tellRetry(ctx: ProcessorContext, origin: Origin | undefined, oper
     },
     { replaceOriginal: replacesAck(origin) },
   );
-}
-
-/** A slash command was acked with a "working on it" note that the outcome replaces; other sources keep their message. */
-export function replacesAck(origin: Origin): boolean {
-  return origin.source === 'command';
 }

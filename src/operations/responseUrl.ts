@@ -9,3 +9,21 @@ export const RESPONSE_URL_USABLE_MS = 29 * 60_000;
 export function isResponseUrlFresh(issuedAt: number, now: number): boolean {
   return now - issuedAt < RESPONSE_URL_USABLE_MS;
 }
+
+/**
+ * The response_url of `where` if it may still be used at `now`, else undefined. It is dated
+ * from `responseUrlAt` (when Slack issued it: a modal's is its opener's), or else from
+ * `receivedAt` (the interaction that carried it); a url with neither date is never used.
+ */
+export function usableResponseUrl(
+  where: {
+    responseUrl?: string | undefined;
+    responseUrlAt?: number | undefined;
+    receivedAt?: number | undefined;
+  },
+  now: number,
+): string | undefined {
+  const issuedAt = where.responseUrlAt ?? where.receivedAt;
+  if (where.responseUrl === undefined || issuedAt === undefined) return undefined;
+  return isResponseUrlFresh(issuedAt, now) ? where.responseUrl : undefined;
+}

@@ -6,10 +6,10 @@ import type { CreateCommentInput } from '../../collab/schemas.ts';
 import { updateCards } from '../cards.ts';
 import { commentLease } from '../commentLease.ts';
 import type { Processor } from '../context.ts';
+import { tell } from '../delivery.ts';
 import { displayName } from '../people.ts';
 import { withPostLink } from '../postChange.ts';
 import { noPost, orNotFound, resolvePostId } from '../resolveRefs.ts';
-import { tell } from '../tell.ts';
 import { escapeMarkdown } from '../text.ts';
 
 /** The step value of the create: the comment id, `null` when recovered (see below). */

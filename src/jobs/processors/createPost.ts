@@ -8,12 +8,12 @@ import { md } from '../../render/limits.ts';
 import { mrkdwnLink } from '../../render/text.ts';
 import { postCardIn } from '../cards.ts';
 import { commandOf, type Processor, type ProcessorContext } from '../context.ts';
+import { tell } from '../delivery.ts';
 import { UserError } from '../errors.ts';
 import { findSince } from '../landed.ts';
 import { displayName } from '../people.ts';
 import { withPostLink } from '../postChange.ts';
 import { resolveChannel } from '../resolveRefs.ts';
-import { tell } from '../tell.ts';
 import { contentContains, createdSince, escapeMarkdown } from '../text.ts';
 
 export const notLinked = (command: string) =>

@@ -28,13 +28,12 @@ import type { PauseReason } from '../../store/slackChannels.ts';
 import { changeSlackChannel, observedAt, pauseReasonOf } from '../channelPause.ts';
 import { commandOf, type Processor, type ProcessorContext } from '../context.ts';
 import { isTimeZone, patternProblem, previousRun, slotOf, tickOf } from '../cron.ts';
+import { slackErrorCode, tell } from '../delivery.ts';
 import { collectDigest, isQuiet, withRechecked } from '../digest.ts';
 import { digestSchedulerId } from '../digestSchedules.ts';
 import { digestWatch } from '../digestWatch.ts';
 import { UserError } from '../errors.ts';
-import { slackErrorCode } from '../outcome.ts';
 import { slackTimeZone } from '../people.ts';
-import { tell } from '../tell.ts';
 
 export const PAUSED_DIGEST =
   'I could not post the digest here: I am not in this channel. Invite me (`/invite @Collab`); this channel’s digests and feed resume when I am back.';

@@ -8,9 +8,9 @@ import { hasFilters } from '../../collab/postFilters.ts';
 import { filtersText } from '../../render/filters.ts';
 import { success } from '../../render/messages.ts';
 import { commandOf, type Processor } from '../context.ts';
+import { tell } from '../delivery.ts';
 import { UserError } from '../errors.ts';
 import { currentWatermark, feedSchedulerId } from '../feeds.ts';
-import { tell } from '../tell.ts';
 
 export const notLinkedToFollow = (command: string) =>
   `This Slack channel is not linked to a collaboration channel, so there is nothing to follow. Link it first — \`${command} link #engineering\` — then follow it.`;

@@ -5,8 +5,8 @@
 import { filtersText } from '../../render/filters.ts';
 import { type FollowListEntry, followListMessage } from '../../render/follows.ts';
 import type { Processor } from '../context.ts';
+import { tell } from '../delivery.ts';
 import { schedulerId, teamSchedulerPrefix } from '../schedules.ts';
-import { tell } from '../tell.ts';
 
 const PAUSED_WORDS = { archived: 'channel archived', deleted: 'channel deleted', removed: 'I was removed' };
 

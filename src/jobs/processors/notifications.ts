@@ -13,11 +13,10 @@ import { success } from '../../render/messages.ts';
 import { escapeMrkdwn } from '../../render/mrkdwn.ts';
 import { cardVersion, postCard } from '../../render/postCard.ts';
 import type { Processor, ProcessorContext } from '../context.ts';
+import { slackErrorCode, tell } from '../delivery.ts';
 import { publishHomeOf } from '../home.ts';
-import { slackErrorCode } from '../outcome.ts';
 import { memberName, memberOf, slackTimeZone } from '../people.ts';
 import { schedulerId } from '../schedules.ts';
-import { tell } from '../tell.ts';
 
 /** Quiet hours, in the person's own time zone: from 22:00 to 08:00. */
 export const QUIET_FROM_HOUR = 22;

@@ -7,11 +7,11 @@ import { type Member, type Message, PAGE_SIZE_MAX, type Thread } from '../../col
 import type { JobData, Origin } from '../../operations/schemas.ts';
 import { success } from '../../render/messages.ts';
 import type { ProcessorContext } from '../context.ts';
+import { tell } from '../delivery.ts';
 import { findSince } from '../landed.ts';
 import { noteDmActivity } from '../mirroring.ts';
 import { memberName, memberOf, recipientsOf } from '../people.ts';
 import { noThread, orNotFound } from '../resolveRefs.ts';
-import { tell } from '../tell.ts';
 import { contentEquals, createdSince, escapeMarkdown } from '../text.ts';
 
 export async function sendDm(data: JobData<'sendDm'>, ctx: ProcessorContext): Promise<void> {

@@ -1,8 +1,8 @@
 /** unfollowChannel: the Slack channel stops following its collaboration channel (scheduler and state removed). */
 import { success } from '../../render/messages.ts';
 import type { Processor } from '../context.ts';
+import { tell } from '../delivery.ts';
 import { stopFeed } from '../feeds.ts';
-import { tell } from '../tell.ts';
 
 export const unfollowChannel: Processor<'unfollowChannel'> = async (data, ctx) => {
   const { origin } = data;

@@ -7,7 +7,7 @@
 import type { Post } from '../../collab/schemas.ts';
 import { postUnfurl } from '../../render/unfurl.ts';
 import { commandOf, type Processor, type ProcessorContext } from '../context.ts';
-import { slackErrorCode } from '../outcome.ts';
+import { slackErrorCode } from '../delivery.ts';
 
 /** Links of one message unfurled at most (Slack sends up to a handful). */
 const MAX_LINKS = 10;

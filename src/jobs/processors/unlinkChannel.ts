@@ -1,9 +1,9 @@
 /** unlinkChannel: forgets the Slack channel's link. */
 import { success } from '../../render/messages.ts';
 import type { Processor } from '../context.ts';
+import { tell } from '../delivery.ts';
 import { removeChannelDigests } from '../digestSchedules.ts';
 import { stopFeed } from '../feeds.ts';
-import { tell } from '../tell.ts';
 
 export const unlinkChannel: Processor<'unlinkChannel'> = async (data, ctx) => {
   const { origin } = data;

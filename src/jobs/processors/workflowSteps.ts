@@ -9,8 +9,8 @@
 import { isCollabError } from '../../collab/errors.ts';
 import { isResolved, type Post } from '../../collab/schemas.ts';
 import type { Processor, ProcessorContext } from '../context.ts';
+import { slackErrorCode } from '../delivery.ts';
 import { humanError, isUserError, UserError } from '../errors.ts';
-import { slackErrorCode } from '../outcome.ts';
 import { memberName, recipientsOf } from '../people.ts';
 import { noPost, orNotFound, resolveChannel } from '../resolveRefs.ts';
 import { schedulerId } from '../schedules.ts';

@@ -3,11 +3,8 @@
  * when the queue is away, and look things up in Slack within a deadline (a modal's trigger_id
  * lives 3 s; a name or a permalink is never worth missing it).
  */
-import type { RespondFn } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
-import { isResponseUrlFresh } from '../../operations/responseUrl.ts';
 import { JOB_SCHEMAS, type JobInput, type Operation } from '../../operations/schemas.ts';
-import type { Outcome } from '../../render/messages.ts';
 import type { SlackNames } from '../../render/slackMarkdown.ts';
 import type { ListenerDeps } from './deps.ts';
 
@@ -48,15 +45,6 @@ export async function enqueue<O extends Operation>(
     deps.logger.error({ err: error, operation }, 'could not enqueue');
     return { status: 'unavailable' };
   }
-}
-
-export function freshResponseUrl(
-  where: { responseUrl?: string | undefined; responseUrlAt?: number | undefined },
-  now: number,
-): string | undefined {
-  if (where.responseUrl === undefined) return undefined;
-  if (where.responseUrlAt !== undefined && !isResponseUrlFresh(where.responseUrlAt, now)) return undefined;
-  return where.responseUrl;
 }
 
 /** The work's result, or undefined when it fails or takes longer than `ms`. */
@@ -127,37 +115,4 @@ export async function permalinkOf(
 /** The text of the post links in Slack text (`<https://…>` or `<https://…|label>`). */
 export function linksIn(text: string): string[] {
   return [...new Set([...text.matchAll(/<(https?:\/\/[^|>\s]+)(?:\|[^>]*)?>/g)].map((m) => m[1]!))];
-}
-
-/**
- * Tells one person something only they see: through the response url when there is one, else
- * (or when that fails) an ephemeral message in the channel, else a DM. Never throws.
- */
-export async function tell(
-  target: {
-    respond?: RespondFn | undefined;
-    client: WebClient;
-    logger: ListenerDeps['logger'];
-    userId?: string | undefined;
-    slackChannel?: string | undefined;
-  },
-  message: Outcome,
-): Promise<void> {
-  const { respond, client, userId, slackChannel, logger } = target;
-  const attempts: Array<() => Promise<unknown>> = [];
-  if (respond)
-    attempts.push(() => respond({ response_type: 'ephemeral', replace_original: false, ...message }));
-  if (userId && slackChannel) {
-    attempts.push(() => client.chat.postEphemeral({ channel: slackChannel, user: userId, ...message }));
-  }
-  if (userId) attempts.push(() => client.chat.postMessage({ channel: userId, ...message }));
-  for (const attempt of attempts) {
-    try {
-      await attempt();
-      return;
-    } catch (error) {
-      logger.warn({ err: error }, 'could not tell the person; trying the next way');
-    }
-  }
-  logger.error({ text: message.text }, 'no way to tell the person');
 }

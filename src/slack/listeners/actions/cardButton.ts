@@ -3,10 +3,11 @@
  * state so a double click runs once. Acked as soon as the job is queued; the worker updates the card.
  */
 import type { AllMiddlewareArgs, BlockAction, SlackActionMiddlewareArgs } from '@slack/bolt';
+import { tellNow } from '../../../jobs/delivery.ts';
 import { problem } from '../../../render/messages.ts';
 import { parseCardActionValue } from '../../../render/postCard.ts';
 import type { ListenerDeps } from '../deps.ts';
-import { enqueue, NOT_UNDERSTOOD, NOT_UNDERSTOOD_HINT, QUEUE_DOWN, tell } from '../shared.ts';
+import { enqueue, NOT_UNDERSTOOD, NOT_UNDERSTOOD_HINT, QUEUE_DOWN } from '../shared.ts';
 import { buttonKey, buttonOrigin, readMessageClick } from './click.ts';
 
 type Args = SlackActionMiddlewareArgs<BlockAction> & AllMiddlewareArgs;
@@ -18,7 +19,7 @@ export function cardStateButton(deps: ListenerDeps, operation: 'resolvePost' | '
     if (!click || !card) {
       await ack();
       deps.logger.warn({ operation }, 'malformed post card click');
-      await tell(
+      await tellNow(
         { respond, client, logger: deps.logger, userId: body.user?.id, slackChannel: body.channel?.id },
         problem(NOT_UNDERSTOOD, NOT_UNDERSTOOD_HINT),
       );
@@ -32,7 +33,7 @@ export function cardStateButton(deps: ListenerDeps, operation: 'resolvePost' | '
     const result = await enqueue(deps, operation, data, buttonKey(click, card.version));
     await ack();
     if (result.status === 'unavailable' || result.status === 'invalid') {
-      await tell(
+      await tellNow(
         { respond, client, logger: deps.logger, userId: click.userId, slackChannel: click.slackChannel },
         problem(result.status === 'unavailable' ? QUEUE_DOWN : NOT_UNDERSTOOD),
       );

@@ -3,12 +3,13 @@
  * within 3 s, so nothing else happens first). The form remembers the post and the card.
  */
 import type { AllMiddlewareArgs, BlockAction, SlackActionMiddlewareArgs } from '@slack/bolt';
+import { tellNow } from '../../../jobs/delivery.ts';
 import { problem } from '../../../render/messages.ts';
 import { commentModal } from '../../../render/modals.ts';
 import { parseCardActionValue } from '../../../render/postCard.ts';
 import type { ListenerDeps } from '../deps.ts';
 import { encodeMetadata } from '../payloads.ts';
-import { NOT_UNDERSTOOD, NOT_UNDERSTOOD_HINT, tell } from '../shared.ts';
+import { NOT_UNDERSTOOD, NOT_UNDERSTOOD_HINT } from '../shared.ts';
 import { readMessageClick } from './click.ts';
 
 type Args = SlackActionMiddlewareArgs<BlockAction> & AllMiddlewareArgs;
@@ -20,7 +21,7 @@ export function commentButton(deps: ListenerDeps) {
     const card = click ? parseCardActionValue(click.value) : undefined;
     if (!click || !card) {
       deps.logger.warn('malformed comment button click');
-      await tell(
+      await tellNow(
         { respond, client, logger: deps.logger, userId: body.user?.id, slackChannel: body.channel?.id },
         problem(NOT_UNDERSTOOD, NOT_UNDERSTOOD_HINT),
       );
@@ -42,7 +43,7 @@ export function commentButton(deps: ListenerDeps) {
       });
     } catch (error) {
       deps.logger.warn({ err: error }, 'views.open failed for the comment form');
-      await tell(
+      await tellNow(
         { respond, client, logger: deps.logger, userId: click.userId, slackChannel: click.slackChannel },
         problem('I could not open the comment form.', 'Click Comment again.'),
       );

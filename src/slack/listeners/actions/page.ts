@@ -4,11 +4,12 @@
  * replaces the list message in place.
  */
 import type { AllMiddlewareArgs, BlockAction, SlackActionMiddlewareArgs } from '@slack/bolt';
+import { tellNow } from '../../../jobs/delivery.ts';
 import type { JobInput } from '../../../operations/schemas.ts';
 import { problem } from '../../../render/messages.ts';
 import type { PageState } from '../../../store/pages.ts';
 import type { ListenerDeps } from '../deps.ts';
-import { enqueue, NOT_UNDERSTOOD, NOT_UNDERSTOOD_HINT, QUEUE_DOWN, STORE_DOWN, tell } from '../shared.ts';
+import { enqueue, NOT_UNDERSTOOD, NOT_UNDERSTOOD_HINT, QUEUE_DOWN, STORE_DOWN } from '../shared.ts';
 import { buttonKey, buttonOrigin, readMessageClick } from './click.ts';
 
 type Args = SlackActionMiddlewareArgs<BlockAction> & AllMiddlewareArgs;
@@ -19,7 +20,7 @@ export function pageButton(deps: ListenerDeps) {
   return async ({ body, action, ack, respond, client }: Args): Promise<void> => {
     const click = readMessageClick(body, action);
     const answer = (text: string, hint?: string) =>
-      tell(
+      tellNow(
         {
           respond,
           client,

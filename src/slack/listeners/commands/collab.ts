@@ -5,6 +5,7 @@
  * Nothing here waits on the collaboration API.
  */
 import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs } from '@slack/bolt';
+import { tellNow } from '../../../jobs/delivery.ts';
 import type { JobInput, Operation, Origin } from '../../../operations/schemas.ts';
 import { helpMessage } from '../../../render/help.ts';
 import { type Outcome, problem, working } from '../../../render/messages.ts';
@@ -12,7 +13,7 @@ import { createPostModal } from '../../../render/modals.ts';
 import type { ListenerDeps } from '../deps.ts';
 import { settingsRefusal } from '../guard.ts';
 import { CommandBody, encodeMetadata } from '../payloads.ts';
-import { enqueue, NOT_UNDERSTOOD, NOT_UNDERSTOOD_HINT, QUEUE_DOWN, tell, withDeadline } from '../shared.ts';
+import { enqueue, NOT_UNDERSTOOD, NOT_UNDERSTOOD_HINT, QUEUE_DOWN, withDeadline } from '../shared.ts';
 import { type Command, parseCommand } from './grammar.ts';
 
 type Args = SlackCommandMiddlewareArgs & AllMiddlewareArgs;
@@ -68,7 +69,7 @@ export function collabCommand(deps: ListenerDeps) {
         });
       } catch (error) {
         deps.logger.warn({ err: error }, 'views.open failed for the post form');
-        await tell(
+        await tellNow(
           { respond, client, logger: deps.logger, userId: command.user_id, slackChannel: command.channel_id },
           problem(
             'I could not open the post form.',

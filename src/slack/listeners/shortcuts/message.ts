@@ -4,10 +4,11 @@
  */
 import type { AllMiddlewareArgs, MessageShortcut, SlackShortcutMiddlewareArgs } from '@slack/bolt';
 import type { View } from '@slack/types';
+import { tellNow } from '../../../jobs/delivery.ts';
 import { type Outcome, problem } from '../../../render/messages.ts';
 import type { ListenerDeps } from '../deps.ts';
 import { MessageShortcutBody, teamOf } from '../payloads.ts';
-import { NOT_UNDERSTOOD, NOT_UNDERSTOOD_HINT, STORE_DOWN, tell } from '../shared.ts';
+import { NOT_UNDERSTOOD, NOT_UNDERSTOOD_HINT, STORE_DOWN } from '../shared.ts';
 
 export type ShortcutArgs = SlackShortcutMiddlewareArgs<MessageShortcut> & AllMiddlewareArgs;
 
@@ -45,7 +46,7 @@ export function readShortcut(body: unknown): UsedShortcut | undefined {
 /** Tells the person who used the shortcut something only they see. */
 export function answer(deps: ListenerDeps, args: ShortcutArgs, message: Outcome): Promise<void> {
   const body = args.body as { user?: { id?: string }; channel?: { id?: string } };
-  return tell(
+  return tellNow(
     {
       respond: args.respond,
       client: args.client,

@@ -5,11 +5,13 @@
  */
 import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from '@slack/bolt';
 import type { z } from 'zod';
+import { tellNow } from '../../../jobs/delivery.ts';
+import { usableResponseUrl } from '../../../operations/responseUrl.ts';
 import type { JobInput, Operation, Origin } from '../../../operations/schemas.ts';
 import { problem } from '../../../render/messages.ts';
 import type { ListenerDeps } from '../deps.ts';
 import { decodeMetadata, teamOf, ViewSubmissionBody } from '../payloads.ts';
-import { type EnqueueOutcome, enqueue, freshResponseUrl, QUEUE_DOWN, tell } from '../shared.ts';
+import { type EnqueueOutcome, enqueue, QUEUE_DOWN } from '../shared.ts';
 
 export type ViewArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
 
@@ -40,7 +42,7 @@ export async function readSubmission<M extends { slackChannel: string }>(
   if (!read.success || !teamId || !metadata) {
     deps.logger.warn({ what, payload: read.success }, 'malformed view submission');
     await args.ack();
-    await tell(
+    await tellNow(
       { client: args.client, logger: deps.logger, userId: args.body.user?.id },
       problem(
         `Your ${what} could not be submitted: the form came back without what I need to know where it belongs, so nothing was done.`,
@@ -93,7 +95,7 @@ export async function enqueueSubmission<O extends Operation>(
 /** The origin of an operation submitted from a modal: where the modal was opened. */
 function modalOrigin(submission: Submission<ModalPlace>, receivedAt: number): Origin {
   const { metadata } = submission;
-  const responseUrl = freshResponseUrl(metadata, receivedAt);
+  const responseUrl = usableResponseUrl(metadata, receivedAt);
   return {
     teamId: submission.teamId,
     userId: submission.userId,
