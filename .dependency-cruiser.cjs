@@ -85,6 +85,14 @@ module.exports = {
       to: { path: '^src/jobs/processors/' },
     },
     {
+      name: 'processors-only-through-index',
+      severity: 'error',
+      comment:
+        'jobs/processors/ holds processors and nothing else: no one imports a processor file but index.ts, which gathers them for the worker. A helper two processors (or a processor and a feed) share lives in jobs/.',
+      from: { pathNot: '^src/jobs/processors/' },
+      to: { path: '^src/jobs/processors/', pathNot: '^src/jobs/processors/index\\.ts$' },
+    },
+    {
       name: 'slack-below-runtime',
       severity: 'error',
       comment: 'slack/ never imports the runtime, the entries, ops/, the CLI or the sandbox.',

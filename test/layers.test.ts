@@ -93,4 +93,19 @@ describe('the layer rules', () => {
     expect(result.output).toContain('sandbox-has-its-own-entry: src/runtime.ts → src/sandbox/mode.ts');
     expect(result.output).toContain('main-never-reaches-the-sandbox: src/main.ts → src/sandbox/mode.ts');
   }, 60_000);
+
+  it('fail a helper imported from jobs/processors/ by anything but its index', async () => {
+    const result = await check({
+      'src/jobs/processors/notifications.ts':
+        'export const notifyChange = () => 1;\nexport const setNotify = () => notifyChange();\n',
+      'src/jobs/processors/index.ts':
+        "import { setNotify } from './notifications.ts';\nexport const processors = { setNotify };\n",
+      'src/jobs/feeds.ts':
+        "import { notifyChange } from './processors/notifications.ts';\nexport const poll = notifyChange;\n",
+    });
+    expect(result.code).not.toBe(0);
+    expect(result.output).toContain(
+      'processors-only-through-index: src/jobs/feeds.ts → src/jobs/processors/notifications.ts',
+    );
+  }, 60_000);
 });

@@ -20,8 +20,8 @@ import { postCardTo, shownState, updateCards } from './cards.ts';
 import { pauseReasonOf, SlackChannelPausedError } from './channelPause.ts';
 import type { ProcessorContext } from './context.ts';
 import { slackErrorCode } from './delivery.ts';
+import { notifyChange } from './notifications.ts';
 import { FEED_PAGE_SIZE, FEED_RECHECK_BATCH, MAX_POLL_PAGES, REOPEN_WATCH_MS } from './polling.ts';
-import { notifyChange } from './processors/notifications.ts';
 import { dueForReread, rereadPost } from './reread.ts';
 import { schedulerId } from './schedules.ts';
 import {

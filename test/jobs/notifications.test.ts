@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isQuiet } from '../../src/jobs/processors/notifications.ts';
+import { isQuiet } from '../../src/jobs/notifications.ts';
 import { schedulerId } from '../../src/jobs/schedules.ts';
 import { ACTIONS } from '../../src/render/ids.ts';
 import { makeSlackUser, type RecordedCall } from '../../src/sandbox/slack/index.ts';

@@ -1,21 +1,26 @@
 /** The processor of each operation. */
 import type { Processors } from '../context.ts';
+import { addDigest } from './addDigest.ts';
 import { createComment } from './createComment.ts';
 import { createPost } from './createPost.ts';
-import { addDigest, listDigests, removeDigest, runDigest, sendDigest } from './digests.ts';
+import { flushNotifications } from './flushNotifications.ts';
 import { followChannel } from './followChannel.ts';
 import { linkChannel } from './linkChannel.ts';
 import { listChannels } from './listChannels.ts';
+import { listDigests } from './listDigests.ts';
 import { listFollows } from './listFollows.ts';
 import { listMembers } from './listMembers.ts';
 import { listMessages } from './listMessages.ts';
 import { listPosts } from './listPosts.ts';
-import { flushNotifications, setNotify } from './notifications.ts';
 import { pollFeed } from './pollFeed.ts';
 import { pollThread } from './pollThread.ts';
 import { publishHome } from './publishHome.ts';
+import { removeDigest } from './removeDigest.ts';
 import { resolvePost } from './resolvePost.ts';
+import { runDigest } from './runDigest.ts';
+import { sendDigest } from './sendDigest.ts';
 import { sendDm } from './sendDm.ts';
+import { setNotify } from './setNotify.ts';
 import { slackChannelChanged } from './slackChannelChanged.ts';
 import { unfollowChannel } from './unfollowChannel.ts';
 import { unfurlLinks } from './unfurlLinks.ts';

@@ -1,0 +1,19 @@
+/** Removes a digest and its scheduler (`/collab digest remove`). */
+import { success } from '../../render/messages.ts';
+import { commandOf, type Processor } from '../context.ts';
+import { tell } from '../delivery.ts';
+import { digestSchedulerId } from '../digestSchedules.ts';
+import { UserError } from '../errors.ts';
+
+export const removeDigest: Processor<'removeDigest'> = async (data, ctx) => {
+  const { origin, digestId } = data;
+  const id = digestId.trim().toLowerCase();
+  const removed = await ctx.store.digests.remove(ctx.teamId, id);
+  const unscheduled = await ctx.schedules.remove(digestSchedulerId(ctx.teamId, id));
+  if (!removed && !unscheduled) {
+    throw new UserError(
+      `There is no digest \`${digestId}\`. \`${commandOf(ctx)} digest list\` shows this channel's.`,
+    );
+  }
+  await tell(ctx, origin, success(`Digest ${id} removed${removed ? ` (${removed.label})` : ''}.`));
+};
