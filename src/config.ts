@@ -236,105 +236,16 @@ const EnvSchema = z.object({
     }),
 });
 
-export interface SlackConfig {
-  signingSecret?: string;
-  /** single-workspace mode only; multi-workspace bot tokens come from installations */
-  botToken?: string;
-  appToken?: string;
-  botUserId?: string;
-  apiUrl?: string;
-  slashCommand: string;
-}
+/** The variables as the schema reads them, before they are put together. */
+type EnvValues = z.output<typeof EnvSchema>;
 
-export interface CollabConfig {
-  /** single-workspace mode only; each workspace connects its own in multi-workspace mode */
-  baseUrl?: string;
-  apiKey?: string;
-  queryNames?: Partial<QueryNames>;
-  connectTimeoutMs: number;
-  timeoutMs: number;
-  optionsTimeoutMs: number;
-  /** hosts and CIDRs a service URL entered on the connect form may resolve to although not public */
-  allowedHosts: string[];
-  /** keep-alive pool size per service host (COLLAB_CONNECTIONS) */
-  connections: number;
-  /** the request budget per service host, shared through Redis (COLLAB_RATE_*) */
-  rate: { limit: number; windowMs: number; personReserve: number; pauseMs: number };
-}
-
-/** Limits of the web role's HTTP server (node:http). */
-export interface HttpServerLimits {
-  headersTimeoutMs: number;
-  requestTimeoutMs: number;
-  keepAliveTimeoutMs: number;
-  maxConnections: number;
-}
-
-export interface Config {
-  role: Role;
-  slack: SlackConfig;
-  collab: CollabConfig;
-  redisUrl: string;
-  /** the start-up check of Redis's persistence and eviction (store/durability.ts) */
-  /**
-   * The Redis persistence check at start (store/durability.ts). `volatileByDesign`: the sandbox,
-   * whose emulated service forgets everything at exit anyway, so a volatile Redis is no news.
-   */
-  redisDurability: { production: boolean; allowVolatile: boolean; volatileByDesign?: boolean };
-  prefix: string;
-  port: number;
-  http: HttpServerLimits;
-  worker: { concurrency: number; attempts: number; backoffMs: number; lockMs: number };
-  logLevel: string;
-  /** multi-workspace mode (OAuth install); undefined in single-workspace mode */
-  install?: InstallConfig;
-  /** AES-256-GCM keys of values at rest (see store/crypto.ts); required in multi-workspace mode */
-  encryption?: { encryptionKey: string; encryptionKeyPrevious?: string };
-  /** who may change settings besides workspace admins and owners */
-  adminUserIds: string[];
-  /** whether an admin may connect to http:// on localhost (development, tests, or the explicit opt-in) */
-  allowInsecureCollabUrl: boolean;
-  /** /readyz fails when more jobs than this are waiting */
-  readyMaxWaiting: number;
-  /** OpenTelemetry tracing; undefined (off) without OTEL_EXPORTER_OTLP_ENDPOINT */
-  tracing?: { endpoint: string; serviceName: string } | undefined;
-  /** the jobs dashboard on the web role; undefined (off) without its credentials */
-  jobsDashboard?: { user: string; password: string; write: boolean } | undefined;
-  /** how often feeds and mirrored threads are polled */
-  polling: { feedIntervalMs: number; threadActiveMs: number; threadIdleMs: number };
-  /** digests: post a one-line note when nothing changed (DIGEST_QUIET_NOTE) */
-  digestQuietNote: boolean;
-  /** unfurls: url → post id for links the bot has not seen (COLLAB_POST_URL_PATTERN) */
-  postUrlPattern?: RegExp | undefined;
-}
-
-export interface InstallConfig {
-  clientId: string;
-  clientSecret: string;
-  stateSecret: string;
-}
-
-export class ConfigError extends Error {
-  override readonly name = 'ConfigError';
-  constructor(readonly problems: string[]) {
-    super(`Configuration is incomplete:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
-  }
-}
-
-type Env = Record<string, string | undefined>;
-
-/** Reads and checks the environment; throws ConfigError naming every missing or invalid variable. */
-export function loadConfig(env: Env = process.env): Config {
-  const parsed = EnvSchema.safeParse(env);
-  if (!parsed.success) {
-    throw new ConfigError(
-      parsed.error.issues.map((issue) => `${String(issue.path[0] ?? '?')}: ${issue.message}`),
-    );
-  }
-  const e = parsed.data;
-  const problems: string[] = [];
+/**
+ * What no single variable can say: the variables a mode needs, and those that go together.
+ * Each problem is a sentence naming its variables.
+ */
+function checkTogether(e: EnvValues, problem: (message: string) => void): void {
   const need = (name: ConfigVariable, value: string | undefined, why: string) => {
-    if (value === undefined) problems.push(`${name} is missing (${why}). ${CONFIG_DOCS[name]}`);
+    if (value === undefined) problem(`${name} is missing (${why}). ${CONFIG_DOCS[name]}`);
   };
   const oauth = [e.SLACK_CLIENT_ID, e.SLACK_CLIENT_SECRET, e.SLACK_STATE_SECRET];
   const multi = oauth.some((v) => v !== undefined);
@@ -344,33 +255,36 @@ export function loadConfig(env: Env = process.env): Config {
     need('SLACK_STATE_SECRET', e.SLACK_STATE_SECRET, 'multi-workspace mode');
     need('ENCRYPTION_KEY', e.ENCRYPTION_KEY, 'API keys and tokens are encrypted at rest');
     if (e.SLACK_BOT_TOKEN !== undefined)
-      problems.push(
-        'SLACK_BOT_TOKEN must not be set in multi-workspace mode (installations bring the tokens).',
-      );
+      problem('SLACK_BOT_TOKEN must not be set in multi-workspace mode (installations bring the tokens).');
   } else {
     need('SLACK_BOT_TOKEN', e.SLACK_BOT_TOKEN, 'the bot posts with it');
     need('COLLAB_API_URL', e.COLLAB_API_URL, 'where the collaboration service is');
     need('COLLAB_API_KEY', e.COLLAB_API_KEY, 'the organisation key for the service');
   }
   if (e.HTTP_HEADERS_TIMEOUT_MS > e.HTTP_REQUEST_TIMEOUT_MS)
-    problems.push('HTTP_HEADERS_TIMEOUT_MS must not be greater than HTTP_REQUEST_TIMEOUT_MS.');
+    problem('HTTP_HEADERS_TIMEOUT_MS must not be greater than HTTP_REQUEST_TIMEOUT_MS.');
   if (e.SLACK_APP_TOKEN === undefined) need('SLACK_SIGNING_SECRET', e.SLACK_SIGNING_SECRET, 'HTTP mode');
   for (const name of ['ENCRYPTION_KEY', 'ENCRYPTION_KEY_PREVIOUS'] as const) {
     const value = e[name];
     if (value !== undefined && !isEncryptionKey(value))
-      problems.push(`${name}: must be 32 bytes, written as 64 hex digits or 44 base64 characters.`);
+      problem(`${name}: must be 32 bytes, written as 64 hex digits or 44 base64 characters.`);
   }
   if ((e.JOBS_DASHBOARD_USER === undefined) !== (e.JOBS_DASHBOARD_PASSWORD === undefined))
-    problems.push('JOBS_DASHBOARD_USER and JOBS_DASHBOARD_PASSWORD go together: set both, or neither.');
+    problem('JOBS_DASHBOARD_USER and JOBS_DASHBOARD_PASSWORD go together: set both, or neither.');
   if (e.JOBS_DASHBOARD_PASSWORD !== undefined && e.JOBS_DASHBOARD_PASSWORD.length < 16)
-    problems.push('JOBS_DASHBOARD_PASSWORD: must be at least 16 characters.');
-  if (problems.length > 0) throw new ConfigError(problems);
+    problem('JOBS_DASHBOARD_PASSWORD: must be at least 16 characters.');
+}
+
+/** The configuration the checked variables describe. */
+function configOf(e: EnvValues) {
+  const multi = [e.SLACK_CLIENT_ID, e.SLACK_CLIENT_SECRET, e.SLACK_STATE_SECRET].some((v) => v !== undefined);
   const concurrency =
     e.WORKER_CONCURRENCY ?? defaultConcurrency(e.COLLAB_RATE_LIMIT, e.COLLAB_RATE_WINDOW_MS);
 
   return {
     role: e.ROLE,
     slack: {
+      // botToken: single-workspace mode only; multi-workspace bot tokens come from installations
       signingSecret: e.SLACK_SIGNING_SECRET,
       ...(e.SLACK_BOT_TOKEN ? { botToken: e.SLACK_BOT_TOKEN } : {}),
       appToken: e.SLACK_APP_TOKEN,
@@ -379,14 +293,18 @@ export function loadConfig(env: Env = process.env): Config {
       slashCommand: e.SLASH_COMMAND,
     },
     collab: {
+      // baseUrl, apiKey: single-workspace mode only; each workspace connects its own otherwise
       ...(e.COLLAB_API_URL ? { baseUrl: e.COLLAB_API_URL } : {}),
       ...(e.COLLAB_API_KEY ? { apiKey: e.COLLAB_API_KEY } : {}),
       queryNames: e.COLLAB_QUERY_NAMES,
       connectTimeoutMs: e.COLLAB_CONNECT_TIMEOUT_MS,
       timeoutMs: e.COLLAB_TIMEOUT_MS,
       optionsTimeoutMs: e.COLLAB_OPTIONS_TIMEOUT_MS,
+      /** hosts and CIDRs a service URL entered on the connect form may resolve to although not public */
       allowedHosts: e.COLLAB_ALLOWED_HOSTS,
+      /** keep-alive pool size per service host (COLLAB_CONNECTIONS) */
       connections: e.COLLAB_CONNECTIONS ?? concurrency,
+      /** the request budget per service host, shared through Redis (COLLAB_RATE_*) */
       rate: {
         limit: e.COLLAB_RATE_LIMIT,
         windowMs: e.COLLAB_RATE_WINDOW_MS,
@@ -395,7 +313,15 @@ export function loadConfig(env: Env = process.env): Config {
       },
     },
     redisUrl: e.REDIS_URL,
-    redisDurability: { production: e.NODE_ENV === 'production', allowVolatile: e.REDIS_ALLOW_VOLATILE },
+    /**
+     * The Redis persistence check at start (store/durability.ts). `volatileByDesign`: the sandbox,
+     * whose emulated service forgets everything at exit anyway, so a volatile Redis is no news.
+     */
+    redisDurability: {
+      production: e.NODE_ENV === 'production',
+      allowVolatile: e.REDIS_ALLOW_VOLATILE,
+      volatileByDesign: false,
+    },
     prefix: e.QUEUE_PREFIX,
     port: e.PORT,
     http: {
@@ -411,6 +337,7 @@ export function loadConfig(env: Env = process.env): Config {
       lockMs: e.JOB_LOCK_MS,
     },
     logLevel: e.LOG_LEVEL,
+    /** multi-workspace mode (OAuth install); absent in single-workspace mode */
     ...(multi
       ? {
           install: {
@@ -420,6 +347,7 @@ export function loadConfig(env: Env = process.env): Config {
           },
         }
       : {}),
+    /** AES-256-GCM keys of values at rest (store/crypto.ts); required in multi-workspace mode */
     ...(e.ENCRYPTION_KEY
       ? {
           encryption: {
@@ -428,25 +356,74 @@ export function loadConfig(env: Env = process.env): Config {
           },
         }
       : {}),
+    /** who may change settings besides workspace admins and owners */
     adminUserIds: e.ADMIN_USER_IDS,
+    /** whether an admin may connect to http:// on localhost (development, tests, or the explicit opt-in) */
     allowInsecureCollabUrl:
       e.ALLOW_INSECURE_COLLAB_URL || e.NODE_ENV === 'development' || e.NODE_ENV === 'test',
+    /** /readyz fails when more jobs than this are waiting */
     readyMaxWaiting: e.READY_MAX_WAITING,
+    /** OpenTelemetry tracing; undefined (off) without OTEL_EXPORTER_OTLP_ENDPOINT */
     tracing: e.OTEL_EXPORTER_OTLP_ENDPOINT
       ? { endpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT, serviceName: e.OTEL_SERVICE_NAME }
       : undefined,
+    /** the jobs dashboard on the web role; undefined (off) without its credentials */
     jobsDashboard:
       e.JOBS_DASHBOARD_USER && e.JOBS_DASHBOARD_PASSWORD
         ? { user: e.JOBS_DASHBOARD_USER, password: e.JOBS_DASHBOARD_PASSWORD, write: e.JOBS_DASHBOARD_WRITE }
         : undefined,
+    /** how often feeds and mirrored threads are polled */
     polling: {
       feedIntervalMs: e.FEED_POLL_INTERVAL_MS,
       threadActiveMs: e.THREAD_POLL_ACTIVE_MS,
       threadIdleMs: e.THREAD_POLL_IDLE_MS,
     },
+    /** digests: post a one-line note when nothing changed (DIGEST_QUIET_NOTE) */
     digestQuietNote: e.DIGEST_QUIET_NOTE,
+    /** unfurls: url → post id for links the bot has not seen (COLLAB_POST_URL_PATTERN) */
     postUrlPattern: e.COLLAB_POST_URL_PATTERN,
   };
+}
+
+/** The environment read, checked and put together: the types below are what it yields. */
+const ConfigSchema = EnvSchema.superRefine((e, ctx) =>
+  checkTogether(e, (message) => ctx.addIssue({ code: 'custom', message, path: [] })),
+).transform(configOf);
+
+export type Config = z.infer<typeof ConfigSchema>;
+export type SlackConfig = Config['slack'];
+export type CollabConfig = Config['collab'];
+/** Limits of the web role's HTTP server (node:http). */
+export type HttpServerLimits = Config['http'];
+/** Multi-workspace mode (OAuth install). */
+export type InstallConfig = NonNullable<Config['install']>;
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+  constructor(readonly problems: string[]) {
+    super(`Configuration is incomplete:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+/** A variable's problem names the variable; a problem of several is a sentence of its own. */
+function problemsOf(error: z.ZodError): string[] {
+  return error.issues.map((issue) =>
+    issue.path.length === 0 ? issue.message : `${String(issue.path[0])}: ${issue.message}`,
+  );
+}
+
+/** Reads and checks the environment; throws ConfigError naming every missing or invalid variable. */
+export function loadConfig(env: Env = process.env): Config {
+  const parsed = ConfigSchema.safeParse(env);
+  if (!parsed.success) throw new ConfigError(problemsOf(parsed.error));
+  return parsed.data;
+}
+
+/** The process's configuration, with the role given on the command line (if any) over ROLE. */
+export function loadConfigFor(role: Role | undefined): Config {
+  return loadConfig({ ...process.env, ...(role ? { ROLE: role } : {}) });
 }
 
 /** A COLLAB_ALLOWED_HOSTS entry: a host name, an IP address, or a CIDR (address/prefix). */
@@ -480,10 +457,6 @@ export function isEncryptionKey(value: string): boolean {
 /** The queue's Redis and prefix alone, for tools (the jobs CLI) that need nothing else. */
 export function loadQueueConfig(env: Env = process.env): { redisUrl: string; prefix: string } {
   const parsed = EnvSchema.pick({ REDIS_URL: true, QUEUE_PREFIX: true }).safeParse(env);
-  if (!parsed.success) {
-    throw new ConfigError(
-      parsed.error.issues.map((issue) => `${String(issue.path[0] ?? '?')}: ${issue.message}`),
-    );
-  }
+  if (!parsed.success) throw new ConfigError(problemsOf(parsed.error));
   return { redisUrl: parsed.data.REDIS_URL, prefix: parsed.data.QUEUE_PREFIX };
 }

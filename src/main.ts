@@ -4,7 +4,7 @@
  * An incomplete configuration is an error naming what is missing. It never imports the sandbox:
  * `npm start` (src/start.ts) chooses between this entry and the sandbox's own.
  */
-import { ConfigError, loadConfig, ROLES, type Role } from './config.ts';
+import { type Config, ConfigError, loadConfigFor, ROLES, type Role } from './config.ts';
 import { createLogger } from './logger.ts';
 import { startBot } from './runtime.ts';
 
@@ -21,9 +21,9 @@ function roleFromArgs(argv: string[]): Role | undefined {
 
 async function main() {
   const role = roleFromArgs(process.argv.slice(2));
-  let config: ReturnType<typeof loadConfig>;
+  let config: Config;
   try {
-    config = loadConfig({ ...process.env, ...(role ? { ROLE: role } : {}) });
+    config = loadConfigFor(role);
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(
