@@ -2,8 +2,10 @@
  * The import rules of DESIGN.md ("Layout"), checked by `npm run lint`.
  *
  * Imports go downward only:
- *   main.ts, start.ts → runtime.ts → slack/, jobs/ (and ops/) → store/ → collab/
- * with render/ (pure builders) and operations/ below both slack/ and jobs/.
+ *   main.ts, start.ts → runtime.ts → slack/, jobs/ (and ops/) → workspaces/ → store/ → collab/
+ * with render/ (pure builders) and operations/ below both slack/ and jobs/. A listener may use
+ * a jobs/ module that imports nothing of slack/ (jobs/delivery.ts, the one way to tell a person);
+ * jobs/processors/ holds processors only, reached through its index.ts.
  * No import cycles, not even type-only ones: a type shared across a cycle moves to the lower
  * file (e.g. `ListenerDeps` lives in slack/listeners/deps.ts, not in slack/app.ts).
  *
@@ -48,6 +50,14 @@ module.exports = {
         'store/ is Redis-backed state: it never imports slack/, jobs/ or config.ts (it is handed plain settings). It may use collab/ and the logger.',
       from: { path: '^src/store/' },
       to: { path: '^src/', pathNot: ['^src/(store|collab)/', '^src/logger\\.ts$'] },
+    },
+    {
+      name: 'workspaces-build-clients-from-state',
+      severity: 'error',
+      comment:
+        'workspaces/ builds the Slack and service clients of a team from what store/ holds: it imports only store/, collab/ and the logger, and slack/, jobs/ and the runtime use it.',
+      from: { path: '^src/workspaces/' },
+      to: { path: '^src/', pathNot: ['^src/(workspaces|store|collab)/', '^src/logger\\.ts$'] },
     },
     {
       name: 'render-is-pure',

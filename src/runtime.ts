@@ -24,11 +24,11 @@ import { createBudget } from './store/budget.ts';
 import { createCipher } from './store/crypto.ts';
 import { checkDurability } from './store/durability.ts';
 import { createStore, type Store } from './store/index.ts';
-import { multiWorkspace } from './store/multiWorkspace.ts';
 import { oauthStateStore } from './store/oauthState.ts';
 import { connectRedis, type Redis, whenReady } from './store/redis.ts';
 import { slackTokenRefresher, tokenRotation } from './store/tokenRotation.ts';
-import { singleWorkspace, type Workspaces } from './store/workspaces.ts';
+import { multiWorkspace } from './workspaces/multiWorkspace.ts';
+import { singleWorkspace, type Workspaces } from './workspaces/workspaces.ts';
 
 export interface RunningBot {
   /** HTTP mode web role: the port it listens on */

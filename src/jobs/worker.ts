@@ -18,7 +18,7 @@ import { describeOperation } from '../render/operationWords.ts';
 import type { HostBudget } from '../store/budget.ts';
 import type { Store } from '../store/index.ts';
 import type { Redis } from '../store/redis.ts';
-import { NOT_CONNECTED, type Workspaces } from '../store/workspaces.ts';
+import { NOT_CONNECTED, type Workspaces } from '../workspaces/workspaces.ts';
 import type { ProcessorContext, ProcessorFeatures, Processors } from './context.ts';
 import { createOutcomes, replacesAck } from './delivery.ts';
 import { humanError, isPersonsMistake, isUserError, isWaitTurn } from './errors.ts';

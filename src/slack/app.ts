@@ -18,7 +18,7 @@ import type { InstallConfig, SlackConfig } from '../config.ts';
 import type { OperationsQueue } from '../jobs/queue.ts';
 import { type Logger, scrubText } from '../logger.ts';
 import type { Store } from '../store/index.ts';
-import type { Workspaces } from '../store/workspaces.ts';
+import type { Workspaces } from '../workspaces/workspaces.ts';
 import type { ListenerSettings } from './listeners/deps.ts';
 import { registerListeners } from './listeners/index.ts';
 import { BOT_SCOPES } from './scopes.ts';

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACTIONS, INPUTS } from '../../src/render/ids.ts';
 import { OTHER_INSTALLATION } from '../../src/sandbox/slack/index.ts';
 import { appHomeOpened, appUninstalled, blockActions } from '../../src/sandbox/slack/payloads.ts';
-import { NOT_CONNECTED } from '../../src/store/workspaces.ts';
+import { NOT_CONNECTED } from '../../src/workspaces/workspaces.ts';
 import {
   ADA,
   allValues,

@@ -5,7 +5,7 @@
 import type { OperationsQueue } from '../../jobs/queue.ts';
 import type { Logger } from '../../logger.ts';
 import type { Store } from '../../store/index.ts';
-import type { CollabClientSettings, Workspaces } from '../../store/workspaces.ts';
+import type { CollabClientSettings, Workspaces } from '../../workspaces/workspaces.ts';
 
 /** What listeners are given, beside Bolt's own arguments. */
 export interface ListenerDeps {

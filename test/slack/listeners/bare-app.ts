@@ -12,7 +12,7 @@ import type { SlackStandIn } from '../../../src/sandbox/slack/types.ts';
 import { buildSlackApp } from '../../../src/slack/app.ts';
 import { createStore, type Store } from '../../../src/store/index.ts';
 import { connectRedis, deleteKeys, type Redis } from '../../../src/store/redis.ts';
-import { singleWorkspace, type Workspaces } from '../../../src/store/workspaces.ts';
+import { singleWorkspace, type Workspaces } from '../../../src/workspaces/workspaces.ts';
 import { REDIS_URL } from '../../support/harness.ts';
 import { boltBaseUrl } from '../../support/slack-client.ts';
 

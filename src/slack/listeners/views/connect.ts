@@ -7,7 +7,7 @@
 import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from '@slack/bolt';
 import { isCollabError } from '../../../collab/errors.ts';
 import { INPUTS } from '../../../render/ids.ts';
-import { collabClientFor } from '../../../store/workspaces.ts';
+import { collabClientFor } from '../../../workspaces/workspaces.ts';
 import type { ListenerDeps } from '../deps.ts';
 import { settingsRefusal } from '../guard.ts';
 import { teamOf, ViewSubmissionBody } from '../payloads.ts';

@@ -8,8 +8,8 @@
  */
 import type { WebClient } from '@slack/web-api';
 import type { CollabClient } from '../collab/client.ts';
-import type { ConnectionStore } from './connections.ts';
-import type { RedisInstallationStore } from './installations.ts';
+import type { ConnectionStore } from '../store/connections.ts';
+import type { RedisInstallationStore } from '../store/installations.ts';
 import {
   type CollabClientSettings,
   collabClientFor,
