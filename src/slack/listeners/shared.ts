@@ -4,7 +4,8 @@
  * lives 3 s; a name or a permalink is never worth missing it).
  */
 import type { WebClient } from '@slack/web-api';
-import { JOB_SCHEMAS, type JobInput, type Operation } from '../../operations/schemas.ts';
+import { z } from 'zod';
+import type { JobInput, Operation } from '../../operations/schemas.ts';
 import type { SlackNames } from '../../render/slackMarkdown.ts';
 import type { ListenerDeps } from './deps.ts';
 
@@ -24,24 +25,27 @@ export type EnqueueOutcome =
   /** the job data did not validate (a malformed payload got this far): nothing was queued */
   | { status: 'invalid' };
 
-/** Enqueues one operation; never throws. */
+/**
+ * Enqueues one operation; never throws. The job data is validated once, by the queue's enqueue
+ * (operations' schemas): its ZodError says the data was malformed, anything else that the queue
+ * is away.
+ */
 export async function enqueue<O extends Operation>(
   deps: Pick<ListenerDeps, 'queue' | 'logger'>,
   operation: O,
   data: JobInput<O>,
   idempotencyKey: string,
 ): Promise<EnqueueOutcome> {
-  const checked = JOB_SCHEMAS[operation].safeParse(data);
-  if (!checked.success) {
-    deps.logger.warn(
-      { operation, issues: checked.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`) },
-      'job data did not validate; nothing enqueued',
-    );
-    return { status: 'invalid' };
-  }
   try {
     return await deps.queue.enqueue(operation, data, { idempotencyKey });
   } catch (error) {
+    if (error instanceof z.ZodError) {
+      deps.logger.warn(
+        { operation, issues: error.issues.map((i) => `${i.path.join('.')}: ${i.message}`) },
+        'job data did not validate; nothing enqueued',
+      );
+      return { status: 'invalid' };
+    }
     deps.logger.error({ err: error, operation }, 'could not enqueue');
     return { status: 'unavailable' };
   }
