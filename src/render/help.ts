@@ -13,6 +13,8 @@ export interface HelpEntry {
   syntax: string;
   description: string;
   example?: string;
+  /** Other names the parser takes for this subcommand, e.g. `reopen` for `unresolve`. */
+  aliases?: readonly string[];
 }
 
 export interface HelpGroup {
@@ -41,6 +43,7 @@ export const HELP_GROUPS: readonly HelpGroup[] = [
         name: 'unresolve',
         syntax: 'unresolve <post>',
         description: 'reopen it (alias: reopen)',
+        aliases: ['reopen'],
         example: 'reopen 1042',
       },
       {
@@ -143,10 +146,17 @@ export const HELP_GROUPS: readonly HelpGroup[] = [
   },
 ];
 
-/** Every subcommand the grammar knows, aliases included. */
+/** Every subcommand the grammar knows, aliases included: the parser knows these and no others. */
 export const HELP_SUBCOMMANDS: readonly string[] = [
-  ...new Set([...HELP_GROUPS.flatMap((g) => g.entries.map((e) => e.name)), 'reopen']),
+  ...new Set(HELP_GROUPS.flatMap((g) => g.entries.flatMap((e) => [e.name, ...(e.aliases ?? [])]))),
 ];
+
+/** The syntax lines of a subcommand (or of the one it is an alias of), as the help shows them. */
+export function syntaxOf(sub: string): string[] {
+  const entries = HELP_GROUPS.flatMap((g) => g.entries);
+  const name = entries.find((e) => e.name === sub || e.aliases?.includes(sub))?.name;
+  return entries.filter((e) => e.name === name).map((e) => e.syntax);
+}
 
 const SHORTCUTS_TEXT = [
   '*:zap: Shortcuts*',

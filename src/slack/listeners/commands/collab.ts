@@ -14,7 +14,7 @@ import type { ListenerDeps } from '../deps.ts';
 import { settingsRefusal } from '../guard.ts';
 import { CommandBody, encodeMetadata } from '../payloads.ts';
 import { enqueue, NOT_UNDERSTOOD, NOT_UNDERSTOOD_HINT, QUEUE_DOWN, withDeadline } from '../shared.ts';
-import { type Command, parseCommand } from './grammar.ts';
+import { type Command, readCommand } from './grammar.ts';
 
 type Args = SlackCommandMiddlewareArgs & AllMiddlewareArgs;
 
@@ -37,7 +37,7 @@ export function collabCommand(deps: ListenerDeps) {
       return;
     }
     const command = read.data;
-    const parsed = parseCommand(command.text, deps.command);
+    const { parsed, detail } = readCommand(command.text, deps.command);
     if (!parsed.ok) {
       await ephemeral(problem(parsed.error, parsed.usage));
       return;
@@ -89,7 +89,7 @@ export function collabCommand(deps: ListenerDeps) {
       source: 'command',
     };
     // Linking and unlinking change settings: admins only (guard.ts); nothing is enqueued otherwise.
-    const settingsChange = SETTINGS_COMMANDS.has(parsed.command.kind);
+    const settingsChange = SETTINGS_COMMANDS[parsed.command.kind];
     const refused = settingsChange
       ? await settingsRefusal(deps, client, command.team_id, command.user_id)
       : undefined;
@@ -106,7 +106,7 @@ export function collabCommand(deps: ListenerDeps) {
     switch (result.status) {
       case 'queued':
         await ephemeral(working(planned.note));
-        if (settingsChange) await auditCommand(deps, origin, command.text);
+        if (settingsChange) await auditCommand(deps, origin, settingsChange, detail);
         return;
       case 'duplicate':
         await ack({ response_type: 'ephemeral', text: ALREADY_ON_IT });
@@ -126,31 +126,33 @@ export function collabCommand(deps: ListenerDeps) {
   };
 }
 
-/** Commands that change the channel's settings: admins only. */
-const SETTINGS_COMMANDS: ReadonlySet<Command['kind']> = new Set([
-  'link',
-  'unlink',
-  'follow',
-  'unfollow',
-  'digestAdd',
-  'digestRemove',
-  'digestRun',
-]);
+/**
+ * Commands that change the channel's settings: admins only, and audited (App Home shows them)
+ * under the name given here, e.g. `digest add requested`, with what followed as the detail.
+ */
+const SETTINGS_COMMANDS: Partial<Record<Command['kind'], string>> = {
+  link: 'link',
+  unlink: 'unlink',
+  follow: 'follow',
+  unfollow: 'unfollow',
+  digestAdd: 'digest add',
+  digestRemove: 'digest remove',
+  digestRun: 'digest run',
+};
 
-/** Settings changes are audited (App Home shows them); a failed write is only logged. */
-async function auditCommand(deps: ListenerDeps, origin: Origin, text: string): Promise<void> {
-  const all = text.trim().split(/\s+/);
-  // `digest add …` is audited as `digest add requested`, its schedule as the detail.
-  const words = all[0]?.toLowerCase() === 'digest' ? [`digest ${all[1] ?? ''}`.trim(), ...all.slice(2)] : all;
+/** Records a settings change as the parser read it; a failed write is only logged. */
+async function auditCommand(
+  deps: ListenerDeps,
+  origin: Origin,
+  name: string,
+  detail: string | undefined,
+): Promise<void> {
   await deps.store.audit
     .record(origin.teamId, {
       userId: origin.userId,
-      action:
-        ['unlink', 'follow', 'unfollow'].includes(words[0] ?? '') || words[0]?.startsWith('digest ')
-          ? `${words[0]} requested`
-          : 'link requested',
+      action: `${name} requested`,
       slackChannel: origin.slackChannel,
-      ...(words.length > 1 ? { detail: words.slice(1).join(' ') } : {}),
+      ...(detail ? { detail } : {}),
     })
     .catch((error: unknown) => deps.logger.warn({ err: error }, 'could not write the audit log'));
 }

@@ -10,7 +10,7 @@ import { MEMBER_ROLES, type MemberRole } from '../../../collab/schemas.ts';
 import { canonicalTimeZone, parseSchedule } from '../../../jobs/cron.ts';
 import { TEXT_MAX, TITLE_MAX } from '../../../operations/limits.ts';
 import type { ChannelRef, PostRef } from '../../../operations/schemas.ts';
-import { HELP_GROUPS } from '../../../render/help.ts';
+import { HELP_SUBCOMMANDS, syntaxOf } from '../../../render/help.ts';
 import { titleTooLongText } from '../../../render/modals.ts';
 import { filtersStart, parseFilters } from './filters.ts';
 
@@ -40,35 +40,21 @@ export type Command =
 
 export type ParseResult = { ok: true; command: Command } | { ok: false; error: string; usage?: string };
 
-export const SUBCOMMANDS = [
-  'help',
-  'post',
-  'resolve',
-  'unresolve',
-  'reopen',
-  'reply',
-  'dm',
-  'posts',
-  'channels',
-  'members',
-  'thread',
-  'link',
-  'unlink',
-  'follow',
-  'unfollow',
-  'notify',
-  'digest',
-] as const;
+/** A command read, with the words after its subcommand (and a digest's action) as typed: what an audit records. */
+export interface ReadCommand {
+  parsed: ParseResult;
+  detail: string;
+}
+
+/** The subcommands, aliases included: the help's table (render/help.ts) is the one list. */
+export const SUBCOMMANDS = HELP_SUBCOMMANDS;
 
 /**
- * The usage of a subcommand, for its errors: the syntax lines of the help's table (help.ts), so
- * what an error shows and what the help shows are one text.
+ * The usage of a subcommand, for its errors: the syntax lines of the help's table, so what an
+ * error shows and what the help shows are one text.
  */
 export function usage(command: string, sub: string): string {
-  const name = sub === 'reopen' ? 'unresolve' : sub;
-  const lines = HELP_GROUPS.flatMap((g) => g.entries)
-    .filter((entry) => entry.name === name)
-    .map((entry) => `${command} ${entry.syntax}`);
+  const lines = syntaxOf(sub).map((syntax) => `${command} ${syntax}`);
   return lines.length > 0 ? lines.join('   or   ') : `${command} help`;
 }
 
@@ -76,17 +62,29 @@ const MAX_DM_PEOPLE = 20;
 const ID_MAX = 200;
 
 export function parseCommand(rawText: string, command = '/collab'): ParseResult {
+  return readCommand(rawText, command).parsed;
+}
+
+export function readCommand(rawText: string, command = '/collab'): ReadCommand {
   const text = rawText.replace(/\s+/g, ' ').trim();
-  if (text === '') return { ok: true, command: { kind: 'help' } };
+  if (text === '') return { parsed: { ok: true, command: { kind: 'help' } }, detail: '' };
   if (text.length > TEXT_MAX) {
     return {
-      ok: false,
-      error: `That is ${text.length.toLocaleString('en')} characters; the limit is ${TEXT_MAX.toLocaleString('en')}. Shorten it, or use \`${command} post\` with no text to write in a form.`,
+      parsed: {
+        ok: false,
+        error: `That is ${text.length.toLocaleString('en')} characters; the limit is ${TEXT_MAX.toLocaleString('en')}. Shorten it, or use \`${command} post\` with no text to write in a form.`,
+      },
+      detail: '',
     };
   }
-  const [head = '', ...rest] = text.split(' ');
+  const [head = '', ...args] = text.split(' ');
+  const detail = (head.toLowerCase() === 'digest' ? args.slice(1) : args).join(' ');
+  return { parsed: readWords(head, args, command), detail };
+}
+
+/** The command its words say: `head` the subcommand as typed, `args` the words after it. */
+function readWords(head: string, args: string[], command: string): ParseResult {
   const sub = head.toLowerCase();
-  const args = rest;
   const fail = (error: string): ParseResult => ({ ok: false, error, usage: usage(command, sub) });
 
   switch (sub) {
