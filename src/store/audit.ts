@@ -1,5 +1,6 @@
 /** Who changed which setting when: a capped list per team, newest first, shown on App Home. */
 import { z } from 'zod';
+import { cappedList } from './cappedList.ts';
 import { type KeySpace, keys } from './keys.ts';
 import type { Redis } from './redis.ts';
 
@@ -18,26 +19,13 @@ export const AuditEntry = z.object({
 export type AuditEntry = z.infer<typeof AuditEntry>;
 
 export function auditStore(redis: Redis, space: KeySpace) {
+  const list = cappedList(redis, AuditEntry, { cap: AUDIT_CAP });
   return {
     async record(teamId: string, entry: Omit<AuditEntry, 'at'> & { at?: string }): Promise<void> {
-      const k = keys(space, teamId).audit();
-      const full: AuditEntry = { at: entry.at ?? new Date().toISOString(), ...entry };
-      await redis
-        .multi()
-        .lpush(k, JSON.stringify(full))
-        .ltrim(k, 0, AUDIT_CAP - 1)
-        .exec();
+      await list.push(keys(space, teamId).audit(), { at: entry.at ?? new Date().toISOString(), ...entry });
     },
-    async recent(teamId: string, count = 10): Promise<AuditEntry[]> {
-      const raw = await redis.lrange(keys(space, teamId).audit(), 0, Math.max(0, count - 1));
-      return raw.flatMap((line) => {
-        try {
-          const parsed = AuditEntry.safeParse(JSON.parse(line));
-          return parsed.success ? [parsed.data] : [];
-        } catch {
-          return [];
-        }
-      });
+    recent(teamId: string, count = 10): Promise<AuditEntry[]> {
+      return list.newest(keys(space, teamId).audit(), count);
     },
   };
 }

@@ -3,6 +3,7 @@
  * user, newest first, written by the worker when an operation completes or finally fails.
  */
 import { z } from 'zod';
+import { cappedList } from './cappedList.ts';
 import { type KeySpace, keys } from './keys.ts';
 import type { Redis } from './redis.ts';
 
@@ -20,26 +21,13 @@ export const RecentOperation = z.object({
 export type RecentOperation = z.infer<typeof RecentOperation>;
 
 export function recentStore(redis: Redis, space: KeySpace) {
+  const list = cappedList(redis, RecentOperation, { cap: RECENT_CAP, ttlSeconds: RECENT_TTL_SECONDS });
   return {
     async record(teamId: string, userId: string, entry: RecentOperation): Promise<void> {
-      const k = keys(space, teamId).recent(userId);
-      await redis
-        .multi()
-        .lpush(k, JSON.stringify(entry))
-        .ltrim(k, 0, RECENT_CAP - 1)
-        .expire(k, RECENT_TTL_SECONDS)
-        .exec();
+      await list.push(keys(space, teamId).recent(userId), entry);
     },
-    async list(teamId: string, userId: string, count = 10): Promise<RecentOperation[]> {
-      const raw = await redis.lrange(keys(space, teamId).recent(userId), 0, Math.max(0, count - 1));
-      return raw.flatMap((line) => {
-        try {
-          const parsed = RecentOperation.safeParse(JSON.parse(line));
-          return parsed.success ? [parsed.data] : [];
-        } catch {
-          return [];
-        }
-      });
+    list(teamId: string, userId: string, count = 10): Promise<RecentOperation[]> {
+      return list.newest(keys(space, teamId).recent(userId), count);
     },
   };
 }
