@@ -4,6 +4,7 @@
  * the Slack user ids the operator lists in ADMIN_USER_IDS. Everyone else hears a polite no and
  * nothing is done. The one place that decides.
  */
+import type { AllMiddlewareArgs, BlockAction, SlackActionMiddlewareArgs } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import type { ListenerDeps } from './deps.ts';
 import { withDeadline } from './shared.ts';
@@ -65,5 +66,47 @@ export function noticeModal(title: string, text: string) {
     title: { type: 'plain_text' as const, text: title.slice(0, 24) },
     close: { type: 'plain_text' as const, text: 'OK' },
     blocks: [{ type: 'section' as const, text: { type: 'mrkdwn' as const, text } }],
+  };
+}
+
+type ButtonArgs = SlackActionMiddlewareArgs<BlockAction> & AllMiddlewareArgs;
+
+/** Who pressed a settings button, where. */
+export interface SettingsPress {
+  args: ButtonArgs;
+  teamId: string;
+  userId: string;
+}
+
+/**
+ * An App Home settings button (connect, disconnect): acked at once; only someone who may change
+ * settings gets to `act` (anyone else is shown why in a modal: App Home has no channel to answer
+ * in). A failure of `act` is logged as `failure`, never thrown; `after` runs whatever happened.
+ */
+export function settingsButton(
+  deps: ListenerDeps,
+  options: {
+    failure: string;
+    act(press: SettingsPress): Promise<void>;
+    after?(press: SettingsPress): Promise<void>;
+  },
+) {
+  return async (args: ButtonArgs): Promise<void> => {
+    const { body, ack, client, context } = args;
+    await ack();
+    const teamId = context.teamId ?? body.team?.id ?? body.user.team_id;
+    if (!teamId) return;
+    const press = { args, teamId, userId: body.user.id };
+    try {
+      const refused = await settingsRefusal(deps, client, teamId, press.userId);
+      if (refused) {
+        await client.views.open({ trigger_id: body.trigger_id, view: noticeModal('Not allowed', refused) });
+      } else {
+        await options.act(press);
+      }
+    } catch (error) {
+      deps.logger.warn({ err: error, teamId }, options.failure);
+    }
+    await options.after?.(press);
   };
 }
