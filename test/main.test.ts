@@ -2,7 +2,7 @@
  * The entry points' contract with whoever starts them: an incomplete real configuration names
  * every missing variable and exits 1; an unknown role exits 1; under NODE_ENV=production the
  * sandbox never starts, whatever is set, and the production entry does not even import it.
- * (Sandbox mode, when nothing is configured, is covered in test/sandbox/start.test.ts.)
+ * (Sandbox mode, when nothing is configured, is covered in test/start.test.ts.)
  */
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ORG_SLUG } from '../../src/sandbox/emulator/index.ts';
-import { type Harness, startHarness } from '../support/harness.ts';
+import { ORG_SLUG } from '../../../src/sandbox/emulator/index.ts';
+import { type Harness, startHarness } from '../../support/harness.ts';
 import {
   appPostsWith,
   blockText,
@@ -11,7 +11,7 @@ import {
   responseTexts,
   run,
   unique,
-} from './helpers.ts';
+} from '../helpers.ts';
 
 describe('createPost', () => {
   let h: Harness;

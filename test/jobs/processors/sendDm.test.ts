@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { defaultUsers, makeSlackUser } from '../../src/sandbox/slack/index.ts';
-import { type Harness, startHarness } from '../support/harness.ts';
-import { memberId, originOf, responseTexts, run, unique } from './helpers.ts';
+import { defaultUsers, makeSlackUser } from '../../../src/sandbox/slack/index.ts';
+import { type Harness, startHarness } from '../../support/harness.ts';
+import { memberId, originOf, responseTexts, run, unique } from '../helpers.ts';
 
 describe('sendDm', () => {
   let h: Harness;

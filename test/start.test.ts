@@ -4,7 +4,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
-import { freePort } from '../../src/sandbox/redis.ts';
+import { freePort } from '../src/sandbox/redis.ts';
 
 let child: ChildProcess | undefined;
 

@@ -6,17 +6,17 @@
 import { randomBytes } from 'node:crypto';
 import type { Worker } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { previousRun } from '../../src/jobs/cron.ts';
-import { digestSchedulerId } from '../../src/jobs/digestSchedules.ts';
-import { DIGEST_RECHECK_BATCH } from '../../src/jobs/digestWatch.ts';
-import { processors } from '../../src/jobs/processors/index.ts';
-import { createWorker } from '../../src/jobs/worker.ts';
-import { createLogger } from '../../src/logger.ts';
-import type { RecordedCall } from '../../src/sandbox/slack/index.ts';
-import { keys } from '../../src/store/keys.ts';
-import { connectRedis } from '../../src/store/redis.ts';
-import { ADA, GRACE, type Harness, REDIS_URL, startHarness, TEAM } from '../support/harness.ts';
-import { blockText, callsOf, channelId, linkToEngineering, memberId } from './helpers.ts';
+import { previousRun } from '../../../src/jobs/cron.ts';
+import { digestSchedulerId } from '../../../src/jobs/digestSchedules.ts';
+import { DIGEST_RECHECK_BATCH } from '../../../src/jobs/digestWatch.ts';
+import { processors } from '../../../src/jobs/processors/index.ts';
+import { createWorker } from '../../../src/jobs/worker.ts';
+import { createLogger } from '../../../src/logger.ts';
+import type { RecordedCall } from '../../../src/sandbox/slack/index.ts';
+import { keys } from '../../../src/store/keys.ts';
+import { connectRedis } from '../../../src/store/redis.ts';
+import { ADA, GRACE, type Harness, REDIS_URL, startHarness, TEAM } from '../../support/harness.ts';
+import { blockText, callsOf, channelId, linkToEngineering, memberId } from '../helpers.ts';
 
 const PARIS = 'Europe/Paris';
 const DAILY = '0 9 * * *';
