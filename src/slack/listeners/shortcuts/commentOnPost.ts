@@ -30,14 +30,13 @@ export function commentOnPostShortcut(deps: ListenerDeps) {
     opening: 'comment on post',
     form: 'comment form',
     async prepare(used, _args, receivedAt) {
-      const looked = await fromStore(deps, () => postOf(deps, used));
+      const looked = await fromStore(
+        deps,
+        () => postOf(deps, used),
+        problem(NO_POST_HERE, 'Use it on a post card, or on a message that links to a post.'),
+      );
       if ('tell' in looked) return looked;
       const found = looked.found;
-      if (!found) {
-        return {
-          tell: problem(NO_POST_HERE, 'Use it on a post card, or on a message that links to a post.'),
-        };
-      }
       return {
         view: commentModal({
           postId: found.postId,

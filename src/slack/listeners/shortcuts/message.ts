@@ -109,15 +109,21 @@ export function messageShortcut(deps: ListenerDeps, spec: MessageShortcutSpec) {
   };
 }
 
-/** Looks up in the store what a shortcut acts on; a store that does not answer is told. */
+/**
+ * Looks up in the store what a shortcut acts on: nothing there is told as `missing`, and a
+ * store that does not answer is told too.
+ */
 export async function fromStore<T>(
   deps: ListenerDeps,
-  lookup: () => Promise<T>,
+  lookup: () => Promise<T | undefined>,
+  missing: Outcome,
 ): Promise<{ found: T } | { tell: Outcome }> {
+  let found: T | undefined;
   try {
-    return { found: await lookup() };
+    found = await lookup();
   } catch (error) {
     deps.logger.error({ err: error }, 'could not look up the post of a message');
     return { tell: problem(STORE_DOWN) };
   }
+  return found === undefined ? { tell: missing } : { found };
 }

@@ -42,14 +42,13 @@ export function resolvePostShortcut(deps: ListenerDeps) {
     opening: 'resolve post',
     form: 'resolve form',
     async prepare(used, _args, receivedAt) {
-      const looked = await fromStore(deps, () => targetOf(deps, used));
+      const looked = await fromStore(
+        deps,
+        () => targetOf(deps, used),
+        problem(NOTHING_TO_RESOLVE, 'Use it on a post card, or on a thread reply under a post card.'),
+      );
       if ('tell' in looked) return looked;
       const target = looked.found;
-      if (!target) {
-        return {
-          tell: problem(NOTHING_TO_RESOLVE, 'Use it on a post card, or on a thread reply under a post card.'),
-        };
-      }
       return {
         view: resolveModal({
           postId: target.postId,
