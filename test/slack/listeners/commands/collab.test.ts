@@ -210,6 +210,14 @@ describe('answered in place, nothing enqueued', () => {
     expect(ack.text).toContain('could not read');
     await expectNothingQueued(h);
   });
+
+  it('job data the queue refuses is told as such, not as a queue that is away', async () => {
+    // The grammar takes any link as a post; a job's post url is at most 3,000 characters.
+    const { ack } = await run(`resolve <https://collab.example/posts/${'p'.repeat(3000)}>`);
+    expect(shownText(ack)).toContain('does not fit what I can send');
+    expect(shownText(ack)).not.toContain("can't reach my job queue");
+    await expectNothingQueued(h);
+  });
 });
 
 describe('the post form', () => {
