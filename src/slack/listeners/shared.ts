@@ -2,6 +2,10 @@
  * What every listener does the same way: enqueue an operation without ever throwing, answer
  * when the queue is away, and look things up in Slack within a deadline (a modal's trigger_id
  * lives 3 s; a name or a permalink is never worth missing it).
+ *
+ * Telling: a listener answers the interaction in hand with Bolt's `ack` (a slash command's
+ * ephemeral reply, a modal's errors); anything told to the person beyond that goes through
+ * jobs/delivery.ts (`tellNow`), the one way to tell a person, which imports nothing of slack/.
  */
 import type { WebClient } from '@slack/web-api';
 import { z } from 'zod';
