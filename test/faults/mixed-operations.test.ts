@@ -353,9 +353,19 @@ describe(`fault suite: ${OPS} operations, ${KILLS} worker kills, ${REDIS_KILLS.l
         told: toldTexts(slack.responseUrlCalls).get(o.token) ?? [],
         job: jobOf(o.token),
       }));
+    // Not failures, but worth reading: told it may have gone through, or told failed after the ack.
+    const noted = ops
+      .filter((o) => ['appliedToldInDoubt', 'reportedFailed'].includes(verdicts.get(o.index)!))
+      .slice(0, 30)
+      .map((o) => ({
+        op: o,
+        verdict: verdicts.get(o.index),
+        told: toldTexts(slack.responseUrlCalls).get(o.token) ?? [],
+        job: jobOf(o.token),
+      }));
     writeFileSync(
       new URL('latest.json', OUT_DIR),
-      `${JSON.stringify({ summary, chaos: chaosLog, problems }, null, 2)}\n`,
+      `${JSON.stringify({ summary, chaos: chaosLog, problems, noted }, null, 2)}\n`,
     );
 
     const table = [
