@@ -18,8 +18,8 @@ const COMMENTS = 'POST /v2/posts/{post_id}/comments';
 describe('a send in doubt, then a refusal', () => {
   let h: Harness;
   beforeAll(async () => {
-    // Answers wait 2 s, connects 1 s: a send's window is 1 + 2 × 2 + 2 = 7 s.
-    h = await startHarness({ env: { COLLAB_CONNECT_TIMEOUT_MS: '1000' } });
+    // The harness's answers wait 2 s, its connects 1 s: a send's window is 1 + 2 × 2 + 2 = 7 s.
+    h = await startHarness();
   });
   afterEach(() => h.emulator.faults.clear());
   afterAll(() => h.close());
