@@ -44,8 +44,8 @@ export interface StepRecord {
   /** epoch ms: after this, the send that marked the step started can no longer be in flight */
   until?: number;
   /**
-   * A step with a recover (a write) that finished: its effect is in the service, so a failure
-   * after it must not be told as "could not" (worker.ts).
+   * A step with a recover (a write) that finished: its effect is done (in the service, or in
+   * Slack), so a failure after it must not be told as "could not" (worker.ts).
    */
   landed?: true;
 }
@@ -82,7 +82,7 @@ export function stepsInDoubt(log: StepLog): string[] {
     .map(([name]) => name);
 }
 
-/** Writes (steps with a recover) that finished: their effect is in the service. */
+/** Writes (steps with a recover) that finished: their effect is done. */
 export function stepsLanded(log: StepLog): string[] {
   return Object.entries(log.steps)
     .filter(([name, step]) => name !== TELL_STEP && step.done && step.landed)
