@@ -7,6 +7,8 @@
  * - a step that started but never recorded an end (the request may have reached the service)
  *   first asks `recover` whether the effect exists, and re-runs only if it does not — unless its
  *   send was answered with a refusal (`refused`: provably not applied), which is simply sent again;
+ *   a step that was ever in doubt stays `doubted` (every later run recovers first, and a final
+ *   failure is told as "may have gone through");
  * - otherwise it records "started" durably (only if it has a `recover`: without one, a step that
  *   started and never ended simply runs again), runs, and records the result.
  *
@@ -41,6 +43,11 @@ export interface StepRecord {
   doubted?: true;
   /** epoch ms: after this, the send that marked the step started can no longer be in flight */
   until?: number;
+  /**
+   * A step with a recover (a write) that finished: its effect is done (in the service, or in
+   * Slack), so a failure after it must not be told as "could not" (worker.ts).
+   */
+  landed?: true;
 }
 
 export interface StepLog {
@@ -53,7 +60,7 @@ export interface StepLog {
   failedTold?: true;
 }
 
-/** The step that tells the person the outcome (jobs/tell.ts). */
+/** The step that tells the person the outcome (jobs/delivery.ts). */
 export const TELL_STEP = 'tell';
 
 /** This run no longer holds the job's lock: another run has (or will have) the job. */
@@ -72,6 +79,13 @@ export function isLockLost(error: unknown): error is LockLostError {
 export function stepsInDoubt(log: StepLog): string[] {
   return Object.entries(log.steps)
     .filter(([name, step]) => name !== TELL_STEP && step.started && !step.done && !step.refused)
+    .map(([name]) => name);
+}
+
+/** Writes (steps with a recover) that finished: their effect is done. */
+export function stepsLanded(log: StepLog): string[] {
+  return Object.entries(log.steps)
+    .filter(([name, step]) => name !== TELL_STEP && step.done && step.landed)
     .map(([name]) => name);
 }
 
@@ -106,6 +120,11 @@ export interface FenceSettings {
   now?: () => number;
 }
 
+/** Where a run's step log says what happened to its sends (a job's child logger). */
+export interface StepEvents {
+  info(fields: Record<string, unknown>, message: string): void;
+}
+
 /** The step log of one run of a job, its writes fenced by the run's lock `token`. */
 export interface StepLogOfRun {
   read(): StepLog;
@@ -127,6 +146,7 @@ export function stepLogOf(
   token: string | undefined,
   settings: FenceSettings,
   signal?: AbortSignal,
+  events?: StepEvents,
 ): StepLogOfRun {
   const now = settings.now ?? Date.now;
   const jobKey = `${settings.prefix}:${settings.queueName}:${job.id}`;
@@ -160,24 +180,31 @@ export function stepLogOf(
       const current = readLog(job);
       const step = current.steps[name];
       if (step?.done) return step.value as T;
-      if (step?.started && !step.refused && recover) {
-        // The send that marked it may still be on its way (its run lost the lock): wait it out.
-        const wait = (step.until ?? 0) - now();
+      const attempt = job.attemptsMade + 1;
+      // Started, never ended, not refused: its send may have applied. Once looked for, a step
+      // stays doubted whatever its later sends get (a send can apply after the answer was lost).
+      const inDoubt = Boolean(step?.started && !step.refused && recover);
+      if (inDoubt && recover) {
+        // The send that marked it may still be on its way (its answer lost, or its run lost the
+        // lock): wait it out, so that what it applies is there to be found.
+        const wait = (step?.until ?? 0) - now();
         if (wait > 0) await delay(Math.min(wait, settings.sendWindowMs), undefined, { signal });
         const found = await recover();
+        events?.info(
+          { step: name, attempt, found: found !== undefined },
+          'step in doubt: looked for what landed',
+        );
         if (found !== undefined) {
-          current.steps[name] = { started: true, done: true, value: found };
+          current.steps[name] = { started: true, done: true, value: found, landed: true };
           await log.write(current);
           return found;
         }
       }
+      const doubted = inDoubt || step?.doubted === true;
       // "Started" matters only to a step that can recover: one without a recover runs again anyway.
+      const until = now() + settings.sendWindowMs;
       if (recover) {
-        current.steps[name] = {
-          started: true,
-          until: now() + settings.sendWindowMs,
-          ...(step?.doubted ? { doubted: true as const } : {}),
-        };
+        current.steps[name] = { started: true, until, ...(doubted ? { doubted: true as const } : {}) };
         await log.write(current);
       } else {
         await log.fence();
@@ -187,18 +214,30 @@ export function stepLogOf(
         value = await run();
       } catch (error) {
         if (recover && isCollabError(error)) {
-          // Refused: not in doubt. Ambiguous: in doubt, but the send is over — no need to wait it out.
+          // Refused (and never in doubt before): provably not applied. Ambiguous: in doubt, and
+          // its send may still apply until `until`: the next run waits that out before it looks.
           const failed = readLog(job);
-          const doubted = error.kind === 'ambiguous' || step?.doubted === true;
-          failed.steps[name] = doubted
-            ? { started: true, until: now(), doubted: true }
+          const stillDoubted = error.kind === 'ambiguous' || doubted;
+          failed.steps[name] = stillDoubted
+            ? { started: true, until: error.kind === 'ambiguous' ? until : now(), doubted: true }
             : { started: true, refused: true };
+          events?.info(
+            {
+              step: name,
+              attempt,
+              kind: error.kind,
+              reason: error.reason,
+              status: error.status,
+              marked: stillDoubted ? 'doubted' : 'refused',
+            },
+            'step send failed',
+          );
           await log.write(failed);
         }
         throw error;
       }
       const after = readLog(job);
-      after.steps[name] = { started: true, done: true, value };
+      after.steps[name] = { started: true, done: true, value, ...(recover ? { landed: true as const } : {}) };
       await log.write(after);
       return value;
     },

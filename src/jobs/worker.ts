@@ -25,7 +25,16 @@ import { humanError, isPersonsMistake, isUserError, isWaitTurn } from './errors.
 import { DEFAULT_POLLING, type PollingSettings } from './polling.ts';
 import { QUEUE_NAME } from './queue.ts';
 import type { Schedules } from './schedules.ts';
-import { finalTold, isLockLost, readLog, type StepLogOfRun, stepLogOf, stepsInDoubt } from './steps.ts';
+import {
+  finalTold,
+  isLockLost,
+  readLog,
+  type StepLogOfRun,
+  stepLogOf,
+  stepsInDoubt,
+  stepsLanded,
+  TELL_STEP,
+} from './steps.ts';
 
 export interface WorkerSettings {
   prefix: string;
@@ -106,7 +115,8 @@ export function createWorker(deps: WorkerDeps): Worker {
         throw new UnrecoverableError('malformed job data');
       }
       const data = parsed.data;
-      const steps = stepLogOf(job, token, fenceSettings, signal);
+      const jobLogger = logger.child({ jobId: job.id, operation });
+      const steps = stepLogOf(job, token, fenceSettings, signal, jobLogger);
       // Told it failed already (its end was then lost with Redis, and it ran again): nothing more.
       if (readLog(job).failedTold) throw new UnrecoverableError('already reported failed');
       // Jobs a person asked for carry their origin; scheduled jobs (feeds, digests) only a team.
@@ -141,7 +151,7 @@ export function createWorker(deps: WorkerDeps): Worker {
           return deps.budget && host ? (await deps.budget.status(host)).stretch : 1;
         },
         once: steps.once,
-        logger: logger.child({ jobId: job.id, operation }),
+        logger: jobLogger,
         isRerun: job.attemptsStarted > 1 || job.stalledCounter > 0,
         signal,
         features: deps.features,
@@ -241,16 +251,25 @@ export function createWorker(deps: WorkerDeps): Worker {
         // Marked before it is told, so no later run of this job tells anything else.
         log.failedTold = true;
         await steps.write(log);
-        const words =
-          !refused && inDoubt
-            ? `Could not ${describeOperation(operation)} for sure: it was sent, but the service never confirmed it and retries did not get through. It may have gone through: check before trying again.`
+        const what = describeOperation(operation);
+        // Never "could not" for what is, or may be, in the service: a write that landed is said
+        // to have gone through; one whose send was ever in doubt, to maybe have.
+        const landed = stepsLanded(log).length > 0;
+        // A refusal of the last send leaves the doubt of an earlier ambiguous one standing.
+        const doubted = Object.entries(log.steps).some(
+          ([name, step]) => name !== TELL_STEP && step.doubted && !step.done,
+        );
+        const words = landed
+          ? `I did ${what}, but could not finish what comes after it: ${afterwards(error)} It went through: no need to try again.`
+          : inDoubt && (!refused || doubted)
+            ? `Could not ${what} for sure: it was sent, but the service never confirmed it and retries did not get through. It may have gone through: check before trying again.`
             : humanError(operation, error);
         await ctx.outcomes.deliver(
           origin,
           { text: `:warning: ${words}` },
           { replaceOriginal: replacesAck(origin) },
         );
-        await rememberOutcome(origin, operation, 'failed', words);
+        await rememberOutcome(origin, operation, landed ? 'completed' : 'failed', words);
       }
       throw new UnrecoverableError(error instanceof Error ? error.message : String(error));
     }
@@ -319,4 +338,12 @@ async function tellRetry(ctx: ProcessorContext, origin: Origin | undefined, oper
     },
     { replaceOriginal: replacesAck(origin) },
   );
+}
+
+/** Why the rest of an operation whose write landed did not finish, in a sentence. */
+function afterwards(error: unknown): string {
+  if (isCollabError(error) && error.kind !== 'permanent')
+    return 'the service did not answer, and retries did not get through.';
+  if (isCollabError(error) || isUserError(error)) return 'the service refused the next step.';
+  return 'something went wrong on our side.';
 }

@@ -18,7 +18,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { Queue } from 'bullmq';
+import { type Job, Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Emulator, startEmulator } from '../../src/sandbox/emulator/index.ts';
 import { type SlackStandIn, slashCommandBody, startSlackStandIn } from '../../src/sandbox/slack/index.ts';
@@ -317,6 +317,26 @@ describe(`fault suite: ${OPS} operations, ${KILLS} worker kills, ${REDIS_KILLS.l
         ]),
       ),
     };
+    // The jobs of the operations that went wrong, with their step logs: what each attempt did.
+    const jobsByToken = new Map<string, Job>();
+    for (const job of await queue.getJobs(['failed', 'completed', 'delayed', 'wait', 'active'])) {
+      // Every job carries its token in its origin's response_url.
+      const token = /FT\d{5}X/.exec(JSON.stringify(job?.data ?? {}))?.[0];
+      if (job && token) jobsByToken.set(token, job);
+    }
+    const jobOf = (token: string) => {
+      const job = jobsByToken.get(token);
+      return job
+        ? {
+            id: job.id,
+            attemptsMade: job.attemptsMade,
+            attemptsStarted: job.attemptsStarted,
+            stalledCounter: job.stalledCounter,
+            failedReason: job.failedReason,
+            steps: job.progress,
+          }
+        : undefined;
+    };
     const problems = ops
       .filter(
         (o) =>
@@ -331,10 +351,21 @@ describe(`fault suite: ${OPS} operations, ${KILLS} worker kills, ${REDIS_KILLS.l
         toldMoreThanOnce: toldTwice.has(o.index),
         acks: acks.get(o.index),
         told: toldTexts(slack.responseUrlCalls).get(o.token) ?? [],
+        job: jobOf(o.token),
+      }));
+    // Not failures, but worth reading: told it may have gone through, or told failed after the ack.
+    const noted = ops
+      .filter((o) => ['appliedToldInDoubt', 'reportedFailed'].includes(verdicts.get(o.index)!))
+      .slice(0, 30)
+      .map((o) => ({
+        op: o,
+        verdict: verdicts.get(o.index),
+        told: toldTexts(slack.responseUrlCalls).get(o.token) ?? [],
+        job: jobOf(o.token),
       }));
     writeFileSync(
       new URL('latest.json', OUT_DIR),
-      `${JSON.stringify({ summary, chaos: chaosLog, problems }, null, 2)}\n`,
+      `${JSON.stringify({ summary, chaos: chaosLog, problems, noted }, null, 2)}\n`,
     );
 
     const table = [

@@ -89,6 +89,9 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     COLLAB_API_URL: emulator.url,
     COLLAB_API_KEY: emulator.apiKey,
     COLLAB_TIMEOUT_MS: '2000',
+    // Loopback connects take microseconds; a send's window (connect + 2 × answer + 2 s, waited out
+    // before a send in doubt is looked for) is then 7 s.
+    COLLAB_CONNECT_TIMEOUT_MS: '1000',
     REDIS_URL,
     QUEUE_PREFIX: prefix,
     PORT: '0',

@@ -2,6 +2,7 @@
  * createComment: comments on a post as the Slack person (a command, a modal, or a reply in a
  * card's thread bridged by the events listener), and refreshes the post's cards.
  */
+import { isCollabError } from '../../collab/errors.ts';
 import type { CreateCommentInput } from '../../collab/schemas.ts';
 import { updateCards } from '../cards.ts';
 import { commentLease } from '../commentLease.ts';
@@ -55,9 +56,19 @@ export const createComment: Processor<'createComment'> = async (data, ctx) => {
     await ctx.store.cards.rememberReply(ctx.teamId, data.reply, { postId, commentId: landed.commentId });
   }
 
-  const post = await orNotFound(() => ctx.collab.getPost(postId, opts), noPost(postId));
-  await updateCards(ctx, post, undefined, data.card);
+  // The comment is in the service: what follows only shows it in Slack, and a failure to read the
+  // post back must not make it a failed operation (nor a retry that says it will "add the comment
+  // again"). The cards then keep their count until the post next changes.
+  const post = await ctx.collab.getPost(postId, opts).catch((error: unknown) => {
+    if (!isCollabError(error)) throw error;
+    ctx.logger.info(
+      { err: error.toJSON(), attempt: ctx.job.attemptsMade + 1 },
+      'comment added; the post could not be read back for its cards',
+    );
+    return undefined;
+  });
+  if (post) await updateCards(ctx, post, undefined, data.card);
   // A bridged Slack reply is its own record in Slack: success stays quiet (failures are told by the worker).
   if (origin.source === 'event') return;
-  await tell(ctx, origin, withPostLink('Comment added to', post));
+  await tell(ctx, origin, withPostLink('Comment added to', post ?? before));
 };

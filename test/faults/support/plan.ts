@@ -29,7 +29,7 @@ export interface AckRecord {
 }
 
 export type Verdict =
-  | 'applied' // applied once, told success
+  | 'applied' // applied once, told success (or told it went through though what followed failed)
   | 'appliedUntold' // applied once, no final outcome heard
   | 'appliedToldFailed' // applied once, yet told it failed
   | 'appliedToldInDoubt' // applied once, told it may have gone through (the service never confirmed)
@@ -214,7 +214,9 @@ export function verdictOf(applied: number, acks: AckRecord[], told: Told[]): Ver
   const refused =
     acks.length > 0 && acks.every((ack) => ack.status === 200 && ack.text.startsWith(':warning:'));
   const final = finalsOf(told).at(-1);
-  const toldFailed = final?.startsWith(':warning:') ?? false;
+  // A warning that the write went through (what came after it did not finish) is not a failure.
+  const toldLanded = final?.includes('It went through') ?? false;
+  const toldFailed = (final?.startsWith(':warning:') ?? false) && !toldLanded;
   const toldInDoubt = toldFailed && (final?.includes('may have gone through') ?? false);
   if (applied > 1) return 'duplicated';
   if (applied === 1) {
