@@ -87,13 +87,24 @@ export function isCollabError(error: unknown): error is CollabError {
   return error instanceof CollabError;
 }
 
-/** Classifies a received HTTP status that is not 2xx. */
+/**
+ * Gateway answers: a proxy in front of the service gave up on it (bad gateway, gateway timeout)
+ * after the request reached it, so a write may have been applied behind the proxy.
+ */
+const GATEWAY_STATUSES = new Set([502, 504]);
+
+/**
+ * Classifies a received HTTP status that is not 2xx. A write answered by a gateway (502, 504) is
+ * ambiguous: the service may have applied it before the proxy gave up. Any other 5xx, a 429 and
+ * a 4xx come from the service itself and were refused before anything was applied.
+ */
 export function errorFromStatus(
   operation: string,
   status: number,
   body: string,
   retryAfterHeader: string | undefined,
   now: number = Date.now(),
+  method = 'GET',
 ): CollabError {
   const detail = detailFromBody(body);
   if (status === 429) {
@@ -106,8 +117,16 @@ export function errorFromStatus(
       detail,
     });
   }
-  if (status >= 500)
-    return new CollabError({ kind: 'retryable', reason: 'server', operation, status, detail });
+  if (status >= 500) {
+    const maybeApplied = GATEWAY_STATUSES.has(status) && method !== 'GET' && method !== 'HEAD';
+    return new CollabError({
+      kind: maybeApplied ? 'ambiguous' : 'retryable',
+      reason: 'server',
+      operation,
+      status,
+      detail,
+    });
+  }
   const reason: CollabErrorReason =
     status === 401
       ? 'unauthorized'

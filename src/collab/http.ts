@@ -135,7 +135,14 @@ export function createHttp(options: HttpOptions): Http {
         (read) => read.text,
         () => '',
       );
-      throw errorFromStatus(call.operation, status, redact(text), header(response.headers['retry-after']));
+      throw errorFromStatus(
+        call.operation,
+        status,
+        redact(text),
+        header(response.headers['retry-after']),
+        Date.now(),
+        call.method,
+      );
     }
 
     let text: string;

@@ -160,6 +160,27 @@ describe('statuses', () => {
     expect(error).toMatchObject({ kind, reason, status, detail: `m${status}`, operation: 'createPost' });
   });
 
+  it.each([502, 504])(
+    '%i on a write is ambiguous: a gateway gave up after the request reached it',
+    async (status) => {
+      const { client } = await setup((_req, res) => json(res, status, { message: 'upstream' }));
+      expect(await failure(client.createPost({ content_markdown: 'x' }))).toMatchObject({
+        kind: 'ambiguous',
+        reason: 'server',
+        status,
+      });
+      expect(await failure(client.createComment('p1', { content_markdown: 'x' }))).toMatchObject({
+        kind: 'ambiguous',
+        status,
+      });
+      expect(await failure(client.getPost('p1'))).toMatchObject({
+        kind: 'retryable',
+        reason: 'server',
+        status,
+      });
+    },
+  );
+
   it('422 with a plain text body shows the text', async () => {
     const { client } = await setup((_req, res) => {
       res.writeHead(422, { 'content-type': 'text/plain' });
