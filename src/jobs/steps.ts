@@ -104,6 +104,11 @@ export interface FenceSettings {
   /** the longest a step's send can take (connect + answer timeouts, with a margin) */
   sendWindowMs: number;
   now?: () => number;
+  /**
+   * Resolves once the job's writes so far are on replicas (a Redis Cluster's WAIT); awaited
+   * after a "started" mark, before the send it guards. Absent: nothing to wait for (one Redis).
+   */
+  replicated?: (jobKey: string) => Promise<unknown>;
 }
 
 /** The step log of one run of a job, its writes fenced by the run's lock `token`. */
@@ -179,6 +184,8 @@ export function stepLogOf(
           ...(step?.doubted ? { doubted: true as const } : {}),
         };
         await log.write(current);
+        // A failover that lost the mark would let the next run send again instead of recovering.
+        await settings.replicated?.(jobKey);
       } else {
         await log.fence();
       }

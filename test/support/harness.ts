@@ -23,8 +23,9 @@ import {
   slashCommandBody,
   startSlackStandIn,
 } from '../../src/sandbox/slack/index.ts';
-import { connectRedis, deleteKeys, whenReady } from '../../src/store/redis.ts';
+import { deleteKeys, whenReady } from '../../src/store/redis.ts';
 import type { LogCapture } from './log-capture.ts';
+import { connectTestRedis, REDIS_ENV } from './redisTarget.ts';
 import { nextSettled, settled } from './settled.ts';
 import { type BoltResponse, postToBolt } from './slack-client.ts';
 
@@ -90,6 +91,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     COLLAB_API_KEY: emulator.apiKey,
     COLLAB_TIMEOUT_MS: '2000',
     REDIS_URL,
+    ...REDIS_ENV,
     QUEUE_PREFIX: prefix,
     PORT: '0',
     ROLE: options.worker === false ? 'web' : 'all',
@@ -107,10 +109,9 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   // enqueue or touch the store straight after start must not race its connect.
   await whenReady(bot.store.redis, 10_000);
   const baseUrl = `http://127.0.0.1:${bot.port}`;
-  const queueEvents = new QueueEvents('operations', {
-    connection: connectRedis(REDIS_URL, 'worker'),
-    prefix,
-  });
+  // The harness's workspace is TEAM: its operations are on TEAM's shard.
+  const queue = bot.queue.queueFor(TEAM);
+  const queueEvents = new QueueEvents(queue.name, { connection: connectTestRedis('worker'), prefix });
   await queueEvents.waitUntilReady();
 
   let triggers = 0;
@@ -152,14 +153,14 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
           : { 'x-slack-retry-num': String(opts.retryNum), 'x-slack-retry-reason': 'http_timeout' };
       return postToBolt(baseUrl, signingSecret, 'event', body, headers);
     },
-    settled: (jobId) => settled(queueEvents, bot.queue.queue, jobId),
-    nextSettled: (operation) => nextSettled(queueEvents, bot.queue.queue, operation),
+    settled: (jobId) => settled(queueEvents, queue, jobId),
+    nextSettled: (operation) => nextSettled(queueEvents, queue, operation),
     slackCall: (predicate) => slack.waitFor(predicate),
     async close() {
       await bot.stop();
       await queueEvents.close();
-      const redis = connectRedis(REDIS_URL, 'producer');
-      await whenReady(redis);
+      const redis = connectTestRedis('producer');
+      await whenReady(redis, 10_000);
       await deleteKeys(redis, `${prefix}:*`);
       redis.disconnect();
       await emulator.close();
