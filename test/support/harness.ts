@@ -8,7 +8,7 @@
  * finishing, a Slack call arriving), never on sleeps.
  */
 import { randomBytes } from 'node:crypto';
-import { type Job, QueueEvents } from 'bullmq';
+import { type Job, type Queue, QueueEvents, type Worker } from 'bullmq';
 import { loadConfig } from '../../src/config.ts';
 import { createLogger } from '../../src/logger.ts';
 import type { Tracing } from '../../src/ops/tracing.ts';
@@ -55,6 +55,10 @@ export interface Harness {
   baseUrl: string;
   signingSecret: string;
   prefix: string;
+  /** the queue shard of TEAM's operations (the only queue with one shard) */
+  queue: Queue;
+  /** the worker of that shard; undefined on the web role */
+  worker: Worker | undefined;
   queueEvents: QueueEvents;
   /** a signed slash command; answers Bolt's HTTP response */
   command(
@@ -122,6 +126,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     baseUrl,
     signingSecret,
     prefix,
+    queue,
+    worker: bot.workers[bot.queue.queues.indexOf(queue)],
     queueEvents,
     command(text, opts = {}) {
       triggers += 1;
