@@ -57,7 +57,7 @@ export const CONFIG_DOCS = {
   REDIS_CLUSTER_WAIT_REPLICAS:
     'Cluster only: replicas an enqueue and a step\'s "started" mark wait for (`WAIT`) before the bot goes on, so a failover right after cannot lose them. Default 1; 0 turns it off.',
   REDIS_CLUSTER_WAIT_MS:
-    'Cluster only: the longest such a wait lasts; after it the bot goes on (a replica that is away stops no one). Default 1000.',
+    'Cluster only: the longest such a wait lasts (at most 1000); after it the bot goes on, and a master with no replica connected is not waited for. Default 500.',
   QUEUE_PREFIX: 'Prefix of every Redis key this app writes. Default `cs`.',
   QUEUE_SHARDS:
     "Queues the operations are spread over, each workspace's operations always on the same one; on a cluster each shard is its own hash slot, placed so that shards spread evenly over the masters. Every worker process serves every shard. Default 1 on one Redis, 6 on a cluster.",
@@ -201,7 +201,8 @@ const EnvSchema = z.object({
       return Object.keys(map).length > 0 ? map : undefined;
     }),
   REDIS_CLUSTER_WAIT_REPLICAS: int(1, 0, 16),
-  REDIS_CLUSTER_WAIT_MS: int(1000, 1, 60_000),
+  // At most 1000: an enqueue's WAIT must end well within the web role's 1.5 s command timeout.
+  REDIS_CLUSTER_WAIT_MS: int(500, 1, 1000),
   QUEUE_PREFIX: z
     .string()
     .regex(/^[a-zA-Z0-9_-]+$/)

@@ -115,9 +115,7 @@ export function createOperationsQueue(connection: Redis, settings: QueueSettings
       if (wait) {
         // Acked only once a replica has the job and the claim: a failover cannot undo the ack.
         const jobKey = `${settings.prefix}:${queue.name}:${jobId}`;
-        await Promise.all(
-          [jobKey, claimKey].map((key) => waitReplicas(connection, key, wait.replicas, wait.timeoutMs)),
-        );
+        await waitReplicas(connection, [jobKey, claimKey], wait.replicas, wait.timeoutMs);
       }
       // Best effort, off the ack's path: a claim left `pending` only costs a duplicate a look at the job.
       void connection.set(claimKey, CLAIM_QUEUED, 'EX', CLAIM_TTL_SECONDS, 'XX').catch(() => {});

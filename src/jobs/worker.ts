@@ -104,7 +104,7 @@ export function createWorker(deps: WorkerDeps): Worker {
     now,
     ...(wait
       ? {
-          replicated: (key: string) => waitReplicas(deps.connection, key, wait.replicas, wait.timeoutMs),
+          replicated: (key: string) => waitReplicas(deps.connection, [key], wait.replicas, wait.timeoutMs),
         }
       : {}),
   };

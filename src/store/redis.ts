@@ -90,6 +90,9 @@ export function clusterOptions(url: string, cluster: ClusterTarget, role: Connec
     retryDelayOnClusterDown: 100,
     retryDelayOnTryAgain: 100,
     slotsRefreshTimeout: 2000,
+    // The slot map is read again every second: after a failover, slots nobody is writing to
+    // right now still find their new master within ~1 s (one CLUSTER SLOTS a second).
+    slotsRefreshInterval: 1000,
     ...(cluster.natMap ? { natMap: cluster.natMap } : {}),
     // TLS checks the certificate against the name the nodes are reached at: keep names unresolved.
     ...(tls ? { dnsLookup: (address, callback) => callback(null, address) } : {}),
@@ -112,22 +115,62 @@ export function masters(redis: Redis): SingleRedis[] {
 }
 
 /**
- * `WAIT numReplicas timeoutMs` on the node that holds `key`'s slot: resolves once the writes this
- * connection sent to that node reached `numReplicas` replicas, or after `timeoutMs` (answers how
- * many did). A cluster's replication is asynchronous: a master that fails right after an
- * acknowledged write can leave a promoted replica without it; this narrows that to writes not
- * yet replicated within the timeout (RELIABILITY.md). Nothing to do on one Redis (0).
+ * `WAIT numReplicas timeoutMs` on each master that holds one of `keys`: resolves once the writes
+ * this connection sent to those masters reached `numReplicas` replicas each (fewer if a master
+ * has fewer connected), or after `timeoutMs`. A cluster's replication is asynchronous: a master
+ * that fails right after an acknowledged write can leave a promoted replica without it; this
+ * narrows that to writes not replicated within the timeout (RELIABILITY.md).
+ *
+ * - One WAIT per master (it covers every earlier write of this connection to it): two WAITs on
+ *   one connection would queue behind each other.
+ * - A master with no replica connected is not waited for: no replica can be promoted in its place
+ *   (its own AOF keeps the write), and a WAIT would only cost its whole timeout.
+ * - A WAIT that fails throws: the write's fate is unknown, and the caller must not go on as if it
+ *   were kept (an enqueue answers "try again", a step does not send).
+ * Nothing to do on one Redis.
  */
 export async function waitReplicas(
   redis: Redis,
-  key: string,
+  keys: readonly string[],
   numReplicas: number,
   timeoutMs: number,
-): Promise<number> {
-  if (!isCluster(redis) || numReplicas <= 0) return 0;
-  const node = nodeOf(redis, key);
-  if (!node) return 0;
-  return Number(await node.call('WAIT', String(numReplicas), String(timeoutMs)));
+): Promise<void> {
+  if (!isCluster(redis) || numReplicas <= 0) return;
+  const nodes = new Set<SingleRedis>();
+  for (const key of keys) {
+    const node = nodeOf(redis, key);
+    if (!node) throw new Error(`no master known for the slot of ${key}`);
+    nodes.add(node);
+  }
+  await Promise.all(
+    [...nodes].map(async (node) => {
+      const replicas = Math.min(numReplicas, await connectedReplicas(node));
+      if (replicas === 0) return;
+      let timer: NodeJS.Timeout | undefined;
+      try {
+        await Promise.race([
+          node.call('WAIT', String(replicas), String(timeoutMs)),
+          // WAIT ends at its own timeout; a node that went away mid-WAIT must not hold the caller.
+          new Promise<never>((_, reject) => {
+            timer = setTimeout(() => reject(new Error('WAIT did not answer')), timeoutMs + 2000);
+          }),
+        ]);
+      } finally {
+        clearTimeout(timer);
+      }
+    }),
+  );
+}
+
+/** A master's connected replicas (INFO replication), read at most once a second per node. */
+const replicaCounts = new WeakMap<SingleRedis, { at: number; count: number }>();
+async function connectedReplicas(node: SingleRedis): Promise<number> {
+  const known = replicaCounts.get(node);
+  if (known && Date.now() - known.at < 1000) return known.count;
+  const info = await node.info('replication');
+  const count = Number(/^connected_slaves:(\d+)/m.exec(info)?.[1] ?? '0');
+  replicaCounts.set(node, { at: Date.now(), count });
+  return count;
 }
 
 /** The connection of the master that serves `key`'s slot, as ioredis's slot map knows it. */

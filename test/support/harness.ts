@@ -9,7 +9,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { type Job, type Queue, QueueEvents, type Worker } from 'bullmq';
-import { loadConfig } from '../../src/config.ts';
+import { loadConfig, loadQueueConfig } from '../../src/config.ts';
 import { createLogger } from '../../src/logger.ts';
 import type { Tracing } from '../../src/ops/tracing.ts';
 import { type RunningBot, startBot } from '../../src/runtime.ts';
@@ -23,9 +23,9 @@ import {
   slashCommandBody,
   startSlackStandIn,
 } from '../../src/sandbox/slack/index.ts';
-import { deleteKeys, whenReady } from '../../src/store/redis.ts';
+import { connectRedis, deleteKeys, whenReady } from '../../src/store/redis.ts';
 import type { LogCapture } from './log-capture.ts';
-import { connectTestRedis, REDIS_ENV } from './redisTarget.ts';
+import { REDIS_ENV } from './redisTarget.ts';
 import { nextSettled, settled } from './settled.ts';
 import { type BoltResponse, postToBolt } from './slack-client.ts';
 
@@ -113,9 +113,11 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   // enqueue or touch the store straight after start must not race its connect.
   await whenReady(bot.store.redis, 10_000);
   const baseUrl = `http://127.0.0.1:${bot.port}`;
+  // The tests' Redis, or the one options.env names (a cluster of the test's own).
+  const target = loadQueueConfig({ ...REDIS_ENV, ...options.env }).redis;
   // The harness's workspace is TEAM: its operations are on TEAM's shard.
   const queue = bot.queue.queueFor(TEAM);
-  const queueEvents = new QueueEvents(queue.name, { connection: connectTestRedis('worker'), prefix });
+  const queueEvents = new QueueEvents(queue.name, { connection: connectRedis(target, 'worker'), prefix });
   await queueEvents.waitUntilReady();
 
   let triggers = 0;
@@ -165,7 +167,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     async close() {
       await bot.stop();
       await queueEvents.close();
-      const redis = connectTestRedis('producer');
+      const redis = connectRedis(target, 'producer');
       await whenReady(redis, 10_000);
       await deleteKeys(redis, `${prefix}:*`);
       redis.disconnect();

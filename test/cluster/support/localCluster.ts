@@ -120,6 +120,8 @@ async function startNode(nodeTimeoutMs: number): Promise<{ node: ClusterNodeProc
           cleanup();
           reject(new Error(`${node.address} did not print ${pattern} within ${timeoutMs} ms`));
         }, timeoutMs);
+        // A wait nobody needs any more (a master never prints a replica's line) keeps nothing alive.
+        timer.unref();
         const cleanup = () => {
           clearTimeout(timer);
           listeners.delete(check);
@@ -151,6 +153,23 @@ function run(command: string, args: string[]): Promise<string> {
   });
 }
 
+/** Resolves once `n` of the promises have; the others may never. */
+function atLeast(n: number, promises: Promise<void>[]): Promise<void> {
+  let done = 0;
+  return new Promise((resolve) => {
+    if (n <= 0) resolve();
+    for (const promise of promises) {
+      promise.then(
+        () => {
+          done += 1;
+          if (done === n) resolve();
+        },
+        () => {},
+      );
+    }
+  });
+}
+
 export async function startLocalCluster(options: LocalClusterOptions = {}): Promise<LocalCluster> {
   const masters = options.masters ?? 3;
   const count = masters * (1 + (options.replicasPerMaster ?? 1));
@@ -163,8 +182,13 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
     for (const { dir } of started) rmSync(dir, { recursive: true, force: true });
   };
   try {
-    // Listening before the cluster forms: every node says when its cluster state becomes ok.
+    // Listening before the cluster forms: every node says when its cluster state becomes ok, and
+    // each replica when it holds its master's data (a replica still syncing acknowledges no WAIT).
     const ok = nodes.map((node) => node.output(/Cluster state changed: ok/, 60_000));
+    const synced = atLeast(
+      count - masters,
+      nodes.map((node) => node.output(/MASTER <-> REPLICA sync: Finished with success/, 60_000)),
+    );
     await run('redis-cli', [
       '--cluster',
       'create',
@@ -173,7 +197,7 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
       String(options.replicasPerMaster ?? 1),
       '--cluster-yes',
     ]);
-    await Promise.all(ok);
+    await Promise.all([...ok, synced]);
   } catch (error) {
     await stop();
     throw error;
