@@ -19,6 +19,9 @@ export default defineConfig({
       'test/jobs/feeds.test.ts',
       'test/jobs/mirroring.test.ts',
       'test/jobs/digests.test.ts',
+      // the bridge's front: signed slash commands acked and enqueued on the workspace's shard
+      'test/slack/listeners/commands/collab.test.ts',
+      'test/slack/listeners/commands/follow.test.ts',
       // store scripts and transactions
       'test/store/budget.test.ts',
       'test/store/digests.test.ts',
