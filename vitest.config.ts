@@ -3,8 +3,9 @@ import { configDefaults, defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    // The fault suite runs on its own: npm run test:faults (vitest.faults.config.ts).
-    exclude: [...configDefaults.exclude, 'test/faults/**'],
+    // The fault suite and the cluster suite run on their own: npm run test:faults
+    // (vitest.faults.config.ts), npm run test:cluster (vitest.cluster.config.ts).
+    exclude: [...configDefaults.exclude, 'test/faults/**', 'test/cluster/**'],
     testTimeout: 20_000,
     hookTimeout: 20_000,
     pool: 'forks',

@@ -6,6 +6,7 @@ import { isIP } from 'node:net';
 import { z } from 'zod';
 import { QueryNames } from './collab/wire.ts';
 import { decodeEncryptionKey } from './store/crypto.ts';
+import type { RedisTarget } from './store/redis.ts';
 
 const optionalText = z
   .string()
@@ -49,7 +50,17 @@ export const CONFIG_DOCS = {
   COLLAB_CONNECTIONS:
     "Keep-alive connections of each service host's pool in one process. Default: `WORKER_CONCURRENCY`.",
   REDIS_URL: 'Redis for the queue and state. Default `redis://127.0.0.1:6379`.',
+  REDIS_CLUSTER_NODES:
+    'Optional: a Redis Cluster instead of one Redis — some of its nodes as `host:port` (comma separated; the rest are discovered). The user, password and TLS (`rediss://`) of `REDIS_URL` apply to every node.',
+  REDIS_CLUSTER_NAT_MAP:
+    'Optional, cluster only: nodes reached at other addresses than they announce, as `announced=reachable` pairs of `host:port` (comma separated), e.g. `10.0.0.5:6379=redis-a.example.com:16379`.',
+  REDIS_CLUSTER_WAIT_REPLICAS:
+    'Cluster only: replicas an enqueue and a step\'s "started" mark wait for (`WAIT`) before the bot goes on, so a failover right after cannot lose them. Default 1; 0 turns it off.',
+  REDIS_CLUSTER_WAIT_MS:
+    'Cluster only: the longest such a wait lasts (at most 1000); after it the bot goes on, and a master with no replica connected is not waited for. Default 500.',
   QUEUE_PREFIX: 'Prefix of every Redis key this app writes. Default `cs`.',
+  QUEUE_SHARDS:
+    "Queues the operations are spread over, each workspace's operations always on the same one; on a cluster each shard is its own hash slot, placed so that shards spread evenly over the masters. Every worker process serves every shard. Default 1 on one Redis, 6 on a cluster.",
   REDIS_ALLOW_VOLATILE:
     'Optional: `true` lets a production start (`NODE_ENV=production`) go on with a Redis that would lose or evict queued work (`appendonly no`, `appendfsync no`, an evicting `maxmemory-policy`); it then only warns.',
   PORT: 'HTTP port of the web role; Slack posts to `/slack/events`. Default 3000.',
@@ -155,11 +166,49 @@ const EnvSchema = z.object({
   COLLAB_RATE_PAUSE_MS: int(5_000, 10, 600_000),
   COLLAB_CONNECTIONS: z.coerce.number().int().min(1).max(4096).optional(),
   REDIS_URL: z.string().optional().default('redis://127.0.0.1:6379'),
+  REDIS_CLUSTER_NODES: z
+    .string()
+    .optional()
+    .transform((raw, ctx) => {
+      const entries = (raw ?? '')
+        .split(',')
+        .map((entry) => entry.trim())
+        .filter((entry) => entry !== '');
+      const nodes = entries.map(hostPort);
+      const bad = entries.filter((_, i) => nodes[i] === undefined);
+      if (bad.length > 0) {
+        ctx.addIssue({ code: 'custom', message: `not host:port: ${bad.join(', ')}` });
+        return z.NEVER;
+      }
+      return nodes.length > 0 ? (nodes as Array<{ host: string; port: number }>) : undefined;
+    }),
+  REDIS_CLUSTER_NAT_MAP: z
+    .string()
+    .optional()
+    .transform((raw, ctx) => {
+      const map: Record<string, { host: string; port: number }> = {};
+      for (const pair of (raw ?? '').split(',').map((p) => p.trim())) {
+        if (pair === '') continue;
+        const [from, to, ...rest] = pair.split('=');
+        const announced = from ? hostPort(from.trim()) : undefined;
+        const reachable = to ? hostPort(to.trim()) : undefined;
+        if (rest.length > 0 || !announced || !reachable) {
+          ctx.addIssue({ code: 'custom', message: `not announced=reachable (host:port each): ${pair}` });
+          return z.NEVER;
+        }
+        map[`${announced.host}:${announced.port}`] = reachable;
+      }
+      return Object.keys(map).length > 0 ? map : undefined;
+    }),
+  REDIS_CLUSTER_WAIT_REPLICAS: int(1, 0, 16),
+  // At most 1000: an enqueue's WAIT must end well within the web role's 1.5 s command timeout.
+  REDIS_CLUSTER_WAIT_MS: int(500, 1, 1000),
   QUEUE_PREFIX: z
     .string()
     .regex(/^[a-zA-Z0-9_-]+$/)
     .optional()
     .default('cs'),
+  QUEUE_SHARDS: z.coerce.number().int().min(1).max(256).optional(),
   REDIS_ALLOW_VOLATILE: z
     .enum(['true', 'false', '1', '0', ''])
     .optional()
@@ -313,6 +362,15 @@ function configOf(e: EnvValues) {
       },
     },
     redisUrl: e.REDIS_URL,
+    /** where Redis is: REDIS_URL, or a cluster (REDIS_CLUSTER_NODES) with REDIS_URL's credentials */
+    redis: redisTarget(e),
+    /** cluster only: WAIT for this many replicas (at most `timeoutMs`) after writes a failover must not lose */
+    redisWait: {
+      replicas: e.REDIS_CLUSTER_NODES ? e.REDIS_CLUSTER_WAIT_REPLICAS : 0,
+      timeoutMs: e.REDIS_CLUSTER_WAIT_MS,
+    },
+    /** how many queues (shards) operations are spread over, by workspace (QUEUE_SHARDS) */
+    queueShards: queueShards(e),
     /**
      * The Redis persistence check at start (store/durability.ts). `volatileByDesign`: the sandbox,
      * whose emulated service forgets everything at exit anyway, so a volatile Redis is no news.
@@ -454,9 +512,54 @@ export function isEncryptionKey(value: string): boolean {
   return decodeEncryptionKey(value) !== undefined;
 }
 
-/** The queue's Redis and prefix alone, for tools (the jobs CLI) that need nothing else. */
-export function loadQueueConfig(env: Env = process.env): { redisUrl: string; prefix: string } {
-  const parsed = EnvSchema.pick({ REDIS_URL: true, QUEUE_PREFIX: true }).safeParse(env);
+/** `host:port` (a bracketed IPv6 address too), or undefined. */
+function hostPort(text: string): { host: string; port: number } | undefined {
+  const match = /^(\[[^\]]+\]|[^:\s]+):(\d{1,5})$/.exec(text);
+  if (!match) return undefined;
+  const port = Number(match[2]);
+  if (port < 1 || port > 65_535) return undefined;
+  return { host: match[1]!.replace(/^\[|\]$/g, ''), port };
+}
+
+type RedisEnv = {
+  REDIS_URL: string;
+  REDIS_CLUSTER_NODES?: Array<{ host: string; port: number }> | undefined;
+  REDIS_CLUSTER_NAT_MAP?: Record<string, { host: string; port: number }> | undefined;
+  QUEUE_SHARDS?: number | undefined;
+};
+
+function redisTarget(e: RedisEnv): RedisTarget {
+  if (!e.REDIS_CLUSTER_NODES) return { url: e.REDIS_URL };
+  return { url: e.REDIS_URL, cluster: { nodes: e.REDIS_CLUSTER_NODES, natMap: e.REDIS_CLUSTER_NAT_MAP } };
+}
+
+/** One queue on one Redis (as before shards existed); on a cluster, enough to spread over its masters. */
+export const DEFAULT_CLUSTER_SHARDS = 6;
+
+function queueShards(e: RedisEnv): number {
+  return e.QUEUE_SHARDS ?? (e.REDIS_CLUSTER_NODES ? DEFAULT_CLUSTER_SHARDS : 1);
+}
+
+/** The queue's Redis, prefix and shards alone, for tools (the jobs CLI) that need nothing else. */
+export function loadQueueConfig(env: Env = process.env): {
+  redisUrl: string;
+  redis: RedisTarget;
+  prefix: string;
+  queueShards: number;
+} {
+  const parsed = EnvSchema.pick({
+    REDIS_URL: true,
+    REDIS_CLUSTER_NODES: true,
+    REDIS_CLUSTER_NAT_MAP: true,
+    QUEUE_PREFIX: true,
+    QUEUE_SHARDS: true,
+  }).safeParse(env);
   if (!parsed.success) throw new ConfigError(problemsOf(parsed.error));
-  return { redisUrl: parsed.data.REDIS_URL, prefix: parsed.data.QUEUE_PREFIX };
+  const e = parsed.data;
+  return {
+    redisUrl: e.REDIS_URL,
+    redis: redisTarget(e),
+    prefix: e.QUEUE_PREFIX,
+    queueShards: queueShards(e),
+  };
 }

@@ -34,7 +34,10 @@ export interface RunningBot {
   /** HTTP mode web role: the port it listens on */
   port: number | undefined;
   app: App | undefined;
+  /** shard 0's worker (the only one with one shard); undefined on the web role */
   worker: Worker | undefined;
+  /** one worker per queue shard, shard 0 first; empty on the web role */
+  workers: Worker[];
   queue: OperationsQueue;
   schedules: Schedules;
   store: Store;
@@ -57,9 +60,9 @@ export async function startBot(
   logger: Logger,
   options: StartOptions = {},
 ): Promise<RunningBot> {
-  const producer: Redis = connectRedis(config.redisUrl, 'producer');
+  const producer: Redis = connectRedis(config.redis, 'producer');
   const workerConnection: Redis | undefined =
-    config.role === 'web' ? undefined : connectRedis(config.redisUrl, 'worker');
+    config.role === 'web' ? undefined : connectRedis(config.redis, 'worker');
   // Enqueues fail fast while Redis is away, so start only once it answers.
   await whenReady(producer, 10_000).catch((error: unknown) => {
     producer.disconnect();
@@ -67,6 +70,7 @@ export async function startBot(
     throw new Error(`Redis does not answer at ${redactUrl(config.redisUrl)}: ${(error as Error).message}`);
   });
   // A Redis that would lose or evict queued work: refused in production, a warning elsewhere.
+  // On a cluster, every master is read (store/durability.ts).
   const durability = await checkDurability(producer, { ...config.redisDurability, logger }).catch(
     (error: unknown) => {
       producer.disconnect();
@@ -74,7 +78,9 @@ export async function startBot(
       throw error;
     },
   );
-  const space = { prefix: config.prefix };
+  // On a cluster every key of one workspace shares its hash tag (store/keys.ts).
+  const cluster = config.redis.cluster !== undefined;
+  const space = { prefix: config.prefix, hashTags: cluster };
   const cipher = config.encryption ? createCipher(config.encryption) : undefined;
   // Rotating bot tokens (token_rotation_enabled) are refreshed through the installation store.
   const rotation = config.install
@@ -96,9 +102,16 @@ export async function startBot(
       : undefined;
   const tracing = options.tracing ?? ownTracing;
   const telemetry = tracing?.telemetry;
-  const queue = createOperationsQueue(producer, { prefix: config.prefix, ...config.worker, telemetry });
+  const queue = createOperationsQueue(producer, {
+    ...space,
+    ...config.worker,
+    telemetry,
+    shards: config.queueShards,
+    cluster,
+    wait: config.redisWait,
+  });
   const metrics = createMetrics();
-  metrics.watchQueue(queue.queue);
+  for (const shard of queue.queues) metrics.watchQueue(shard);
   metrics.watchRedis(producer);
   // One request budget per service host, shared with every other process through Redis.
   const budget = createBudget(producer, space, config.collab.rate);
@@ -133,12 +146,12 @@ export async function startBot(
       : singleWorkspace(config, { onResponse: metrics.apiResponse, budget }));
   const ops = {
     redis: producer,
-    queue: queue.queue,
+    queues: queue.queues,
     metrics,
     maxWaiting: config.readyMaxWaiting,
     durability,
   };
-  const schedules = createSchedules(queue.queue);
+  const schedules = createSchedules(queue);
 
   let app: App | undefined;
   let port: number | undefined;
@@ -162,7 +175,7 @@ export async function startBot(
         : {}),
       customRoutes: [
         ...opsRoutes(ops),
-        ...(config.jobsDashboard ? await dashboardRoutes(queue.queue, config.jobsDashboard) : []),
+        ...(config.jobsDashboard ? await dashboardRoutes(queue.queues, config.jobsDashboard) : []),
       ],
       onAck: metrics.ack,
       settings: {
@@ -188,10 +201,13 @@ export async function startBot(
     port = (opsServer.address() as AddressInfo | null)?.port;
   }
 
-  let worker: Worker | undefined;
-  if (workerConnection) {
-    worker = createWorker({
-      connection: workerConnection,
+  // One worker per shard, sharing the process's connection; the configured concurrency is split
+  // evenly (rounded up), so a process runs about WORKER_CONCURRENCY jobs at once over all shards.
+  const workers: Worker[] = [];
+  const perShard = Math.max(1, Math.ceil(config.worker.concurrency / queue.queues.length));
+  for (const shard of workerConnection ? queue.queues : []) {
+    const worker = createWorker({
+      connection: workerConnection!,
       workspaces,
       store,
       processors,
@@ -201,7 +217,9 @@ export async function startBot(
       logger,
       settings: {
         prefix: config.prefix,
-        concurrency: config.worker.concurrency,
+        queueName: shard.name,
+        concurrency: perShard,
+        wait: config.redisWait,
         backoffMs: config.worker.backoffMs,
         lockMs: config.worker.lockMs,
         telemetry,
@@ -220,12 +238,14 @@ export async function startBot(
       const final = error.name === 'UnrecoverableError' || job.attemptsMade >= (job.opts.attempts ?? 1);
       metrics.job(job.name, final ? 'failed' : 'retried');
     });
+    workers.push(worker);
   }
 
   return {
     port,
     app,
-    worker,
+    worker: workers[0],
+    workers,
     queue,
     schedules,
     store,
@@ -235,7 +255,7 @@ export async function startBot(
       // Stop taking requests first, then let active jobs finish (worker.close waits for them), then close Redis.
       await app?.stop().catch(() => {});
       await new Promise<void>((resolve) => (opsServer ? opsServer.close(() => resolve()) : resolve()));
-      await worker?.close().catch(() => {});
+      await Promise.all(workers.map((worker) => worker.close().catch(() => {})));
       await queue.close().catch(() => {});
       await workspaces.close().catch(() => {});
       producer.disconnect();

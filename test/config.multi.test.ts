@@ -62,6 +62,11 @@ describe('multi-workspace configuration', () => {
   });
 
   it('loads the queue settings alone for the jobs CLI', () => {
-    expect(loadQueueConfig({})).toEqual({ redisUrl: 'redis://127.0.0.1:6379', prefix: 'cs' });
+    expect(loadQueueConfig({})).toEqual({
+      redisUrl: 'redis://127.0.0.1:6379',
+      redis: { url: 'redis://127.0.0.1:6379' },
+      prefix: 'cs',
+      queueShards: 1,
+    });
   });
 });

@@ -4,12 +4,13 @@
  *   npm run jobs -- failed [--limit N]     lists failed jobs: id, operation, team, time, reason
  *   npm run jobs -- retry <id|all>         moves failed jobs back to waiting (a worker runs them again)
  *
- * Reads REDIS_URL and QUEUE_PREFIX like the bot. Failed jobs are kept 7 days (at most 5,000).
+ * Reads REDIS_URL, REDIS_CLUSTER_NODES, QUEUE_PREFIX and QUEUE_SHARDS like the bot, and looks at
+ * every shard. Failed jobs are kept 7 days (at most 5,000 per shard).
  */
 import { pathToFileURL } from 'node:url';
 import { type Job, Queue } from 'bullmq';
 import { ConfigError, loadQueueConfig } from '../config.ts';
-import { QUEUE_NAME } from '../jobs/queue.ts';
+import { shardNames } from '../jobs/shards.ts';
 import { connectRedis, whenReady } from '../store/redis.ts';
 
 const USAGE = `Usage:
@@ -47,23 +48,32 @@ export async function runJobsCli(argv: string[], env: Env, out: Write, err: Writ
     err(USAGE);
     return 2;
   }
-  let config: { redisUrl: string; prefix: string };
+  let config: ReturnType<typeof loadQueueConfig>;
   try {
     config = loadQueueConfig(env);
   } catch (error) {
     err(`${error instanceof ConfigError ? error.message : String(error)}\n`);
     return 2;
   }
-  const redis = connectRedis(config.redisUrl, 'worker');
-  const queue = new Queue(QUEUE_NAME, { connection: redis, prefix: config.prefix });
-  queue.on('error', () => {});
+  const redis = connectRedis(config.redis, 'worker');
+  const names = shardNames({ shards: config.queueShards, cluster: config.redis.cluster !== undefined });
+  const queues = names.map((name) => new Queue(name, { connection: redis, prefix: config.prefix }));
+  for (const queue of queues) queue.on('error', () => {});
+  const failedOf = async (limit: number) =>
+    (await Promise.all(queues.map((queue) => queue.getFailed(0, limit - 1))))
+      .flat()
+      .filter((j): j is Job => j !== undefined)
+      .sort((a, b) => (b.finishedOn ?? 0) - (a.finishedOn ?? 0));
   try {
     await whenReady(redis, 5000);
     if (command === 'failed') {
       const limitAt = argv.indexOf('--limit');
       const limit = limitAt >= 0 ? Math.max(1, Number(argv[limitAt + 1]) || 50) : 50;
-      const jobs = (await queue.getFailed(0, limit - 1)).filter((j): j is Job => j !== undefined);
-      const total = await queue.getFailedCount();
+      const jobs = (await failedOf(limit)).slice(0, limit);
+      const total = (await Promise.all(queues.map((queue) => queue.getFailedCount()))).reduce(
+        (sum, n) => sum + n,
+        0,
+      );
       if (jobs.length === 0) {
         out('No failed jobs.\n');
         return 0;
@@ -75,8 +85,10 @@ export async function runJobsCli(argv: string[], env: Env, out: Write, err: Writ
     }
     const targets =
       arg === 'all'
-        ? (await queue.getFailed(0, -1)).filter((j): j is Job => j !== undefined)
-        : [await queue.getJob(arg!)].filter((j): j is Job => j !== undefined);
+        ? await failedOf(0)
+        : (await Promise.all(queues.map((queue) => queue.getJob(arg!)))).filter(
+            (j): j is Job => j !== undefined,
+          );
     if (targets.length === 0) {
       err(arg === 'all' ? 'No failed jobs.\n' : `No job ${arg}.\n`);
       return arg === 'all' ? 0 : 1;
@@ -96,7 +108,7 @@ export async function runJobsCli(argv: string[], env: Env, out: Write, err: Writ
     err(`jobs: ${error instanceof Error ? error.message : String(error)}\n`);
     return 1;
   } finally {
-    await queue.close().catch(() => {});
+    await Promise.all(queues.map((queue) => queue.close().catch(() => {})));
     redis.disconnect();
   }
 }

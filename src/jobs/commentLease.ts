@@ -11,10 +11,9 @@
  * failed, gone) holds nothing: its lease is taken over. Comments made in the service by people
  * directly remain a known limit (RELIABILITY.md).
  */
-import { keys } from '../store/keys.ts';
+import { keys, queueKeys } from '../store/keys.ts';
 import type { ProcessorContext } from './context.ts';
 import { WaitTurnError } from './errors.ts';
-import { QUEUE_NAME } from './queue.ts';
 
 /** Long enough to outlive a comment's retries; taken over at once when its job has finished. */
 const LEASE_MS = 30 * 60_000;
@@ -45,10 +44,14 @@ export interface CommentLease {
 
 export function commentLease(ctx: ProcessorContext, postId: string): CommentLease {
   const redis = ctx.store.redis;
-  // `prefix:operations`: the queue's qualified name carries the configured prefix.
+  // `prefix:operations`: the queue's qualified name, the holder's job hash is under it.
   const queueKey = ctx.job.queueQualifiedName;
-  const prefix = queueKey.slice(0, -(QUEUE_NAME.length + 1));
-  const key = keys({ prefix }, ctx.teamId).commentLease(postId);
+  // The script reads the lease and the holder's job hash: on a cluster both must be in the
+  // queue shard's slot (a workspace's jobs are all on one shard, so its leases are too).
+  const space = ctx.store.space;
+  const key = space.hashTags
+    ? queueKeys(queueKey).commentLease(ctx.teamId, postId)
+    : keys(space, ctx.teamId).commentLease(postId);
   const me = String(ctx.job.id);
   return {
     async take() {

@@ -5,6 +5,9 @@
  *
  * Scheduler ids are `<teamId>-<kind>-<key>`, so everything of one workspace can be found and
  * removed by its prefix (uninstall), and everything of one kind of one Slack channel by its key.
+ *
+ * With queue shards (jobs/shards.ts) a schedule lives on its workspace's shard, so its ticks run
+ * there like the workspace's other operations; reads and removals by id look at every shard.
  */
 import type { Queue } from 'bullmq';
 import { JOB_SCHEMAS, type JobInput, type Operation } from '../operations/schemas.ts';
@@ -41,7 +44,13 @@ export interface Schedules {
   get(id: string): Promise<ScheduleInfo | undefined>;
 }
 
-export function createSchedules(queue: Queue): Schedules {
+/** The operations queue's shards (jobs/queue.ts). */
+export interface ShardedQueues {
+  readonly queues: readonly Queue[];
+  queueFor(teamId: string): Queue;
+}
+
+export function createSchedules(shards: ShardedQueues): Schedules {
   const toInfo = (s: {
     key: string;
     id?: string | null;
@@ -62,16 +71,28 @@ export function createSchedules(queue: Queue): Schedules {
   async function all(): Promise<ScheduleInfo[]> {
     const out: ScheduleInfo[] = [];
     const pageSize = 500;
-    for (let start = 0; ; start += pageSize) {
-      const page = await queue.getJobSchedulers(start, start + pageSize - 1, true);
-      out.push(...page.map(toInfo));
-      if (page.length < pageSize) return out;
+    for (const queue of shards.queues) {
+      for (let start = 0; ; start += pageSize) {
+        const page = await queue.getJobSchedulers(start, start + pageSize - 1, true);
+        out.push(...page.map(toInfo));
+        if (page.length < pageSize) break;
+      }
     }
+    return out;
+  }
+
+  /** Removes the schedule from whichever shard holds it. */
+  async function removeOne(id: string): Promise<boolean> {
+    let removed = false;
+    for (const queue of shards.queues) if (await queue.removeJobScheduler(id)) removed = true;
+    return removed;
   }
 
   return {
     async upsert(id, timing, operation, data) {
       const parsed = JOB_SCHEMAS[operation].parse(data);
+      const teamId = 'origin' in parsed ? parsed.origin.teamId : parsed.teamId;
+      const queue = shards.queueFor(teamId);
       const repeat =
         'everyMs' in timing ? { every: timing.everyMs } : { pattern: timing.pattern, tz: timing.tz };
       if ('everyMs' in timing) {
@@ -95,13 +116,11 @@ export function createSchedules(queue: Queue): Schedules {
         },
       });
     },
-    async remove(id) {
-      return queue.removeJobScheduler(id);
-    },
+    remove: removeOne,
     async removeByPrefix(prefix) {
       let removed = 0;
       for (const schedule of await all()) {
-        if (schedule.id.startsWith(prefix) && (await queue.removeJobScheduler(schedule.id))) removed++;
+        if (schedule.id.startsWith(prefix) && (await removeOne(schedule.id))) removed++;
       }
       return removed;
     },
@@ -109,8 +128,11 @@ export function createSchedules(queue: Queue): Schedules {
       return (await all()).filter((s) => s.id.startsWith(prefix));
     },
     async get(id) {
-      const found = await queue.getJobScheduler(id);
-      return found ? toInfo(found) : undefined;
+      for (const queue of shards.queues) {
+        const found = await queue.getJobScheduler(id);
+        if (found) return toInfo(found);
+      }
+      return undefined;
     },
   };
 }

@@ -118,6 +118,11 @@ export interface FenceSettings {
   /** the longest a step's send can take (connect + answer timeouts, with a margin) */
   sendWindowMs: number;
   now?: () => number;
+  /**
+   * Resolves once the job's writes so far are on replicas (a Redis Cluster's WAIT); awaited
+   * after a "started" mark, before the send it guards. Absent: nothing to wait for (one Redis).
+   */
+  replicated?: (jobKey: string) => Promise<unknown>;
 }
 
 /** Where a run's step log says what happened to its sends (a job's child logger). */
@@ -206,6 +211,8 @@ export function stepLogOf(
       if (recover) {
         current.steps[name] = { started: true, until, ...(doubted ? { doubted: true as const } : {}) };
         await log.write(current);
+        // A failover that lost the mark would let the next run send again instead of recovering.
+        await settings.replicated?.(jobKey);
       } else {
         await log.fence();
       }

@@ -17,14 +17,14 @@ import { isOperation, JOB_SCHEMAS, type Origin } from '../operations/schemas.ts'
 import { describeOperation } from '../render/operationWords.ts';
 import type { HostBudget } from '../store/budget.ts';
 import type { Store } from '../store/index.ts';
-import type { Redis } from '../store/redis.ts';
+import { type Redis, waitReplicas } from '../store/redis.ts';
 import { NOT_CONNECTED, type Workspaces } from '../workspaces/workspaces.ts';
 import type { ProcessorContext, ProcessorFeatures, Processors } from './context.ts';
 import { createOutcomes, replacesAck } from './delivery.ts';
 import { humanError, isPersonsMistake, isUserError, isWaitTurn } from './errors.ts';
 import { DEFAULT_POLLING, type PollingSettings } from './polling.ts';
-import { QUEUE_NAME } from './queue.ts';
 import type { Schedules } from './schedules.ts';
+import { QUEUE_NAME } from './shards.ts';
 import {
   finalTold,
   isLockLost,
@@ -38,7 +38,14 @@ import {
 
 export interface WorkerSettings {
   prefix: string;
+  /** the queue (shard) this worker serves (jobs/shards.ts); default `operations` */
+  queueName?: string;
   concurrency: number;
+  /**
+   * Cluster only: after a step's "started" mark, WAIT until this many replicas have it (at most
+   * `timeoutMs`) before its send, so a failover cannot forget that the send may have happened.
+   */
+  wait?: { replicas: number; timeoutMs: number } | undefined;
   /** first backoff delay when a 429 came without Retry-After */
   backoffMs: number;
   /** how many 429s one operation waits out before it is reported failed */
@@ -95,17 +102,24 @@ export function createWorker(deps: WorkerDeps): Worker {
   const now = deps.now ?? Date.now;
   const maxRateLimitWaits = settings.maxRateLimitWaits ?? 20;
   const lockMs = settings.lockMs ?? 60_000;
+  const queueName = settings.queueName ?? QUEUE_NAME;
+  const wait = settings.wait && settings.wait.replicas > 0 ? settings.wait : undefined;
   const fenceSettings = {
     connection: deps.connection,
     prefix: settings.prefix,
-    queueName: QUEUE_NAME,
+    queueName,
     lockMs,
     sendWindowMs: settings.sendWindowMs ?? 30_000,
     now,
+    ...(wait
+      ? {
+          replicated: (key: string) => waitReplicas(deps.connection, [key], wait.replicas, wait.timeoutMs),
+        }
+      : {}),
   };
 
   const worker = new Worker(
-    QUEUE_NAME,
+    queueName,
     async (job: Job, token?: string, signal?: AbortSignal) => {
       const operation = job.name;
       if (!isOperation(operation)) throw new UnrecoverableError(`unknown operation ${operation}`);

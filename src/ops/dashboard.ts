@@ -25,7 +25,10 @@ export interface DashboardSettings {
 type Router = (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void;
 
 /** The dashboard as Bolt custom routes: `/jobs` and everything below it, every method. */
-export async function dashboardRoutes(queue: Queue, settings: DashboardSettings): Promise<CustomRoute[]> {
+export async function dashboardRoutes(
+  queues: readonly Queue[],
+  settings: DashboardSettings,
+): Promise<CustomRoute[]> {
   const [{ createBullBoard }, { BullMQAdapter }, { ExpressAdapter }] = await Promise.all([
     import('@bull-board/api'),
     import('@bull-board/api/bullMQAdapter'),
@@ -34,7 +37,7 @@ export async function dashboardRoutes(queue: Queue, settings: DashboardSettings)
   const server = new ExpressAdapter();
   server.setBasePath(DASHBOARD_PATH);
   createBullBoard({
-    queues: [new BullMQAdapter(queue, { readOnlyMode: !settings.write })],
+    queues: queues.map((queue) => new BullMQAdapter(queue, { readOnlyMode: !settings.write })),
     serverAdapter: server,
     options: { uiConfig: { boardTitle: 'collab-slack jobs' } },
   });

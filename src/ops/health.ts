@@ -7,12 +7,13 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { CustomRoute } from '@slack/bolt';
 import type { Queue } from 'bullmq';
 import type { RedisDurability } from '../store/durability.ts';
-import type { Redis } from '../store/redis.ts';
+import { masters, type Redis } from '../store/redis.ts';
 import type { Metrics } from './metrics.ts';
 
 export interface OpsDeps {
   redis: Redis;
-  queue: Queue;
+  /** every shard of the operations queue */
+  queues: readonly Queue[];
   metrics: Metrics;
   /** not ready when more jobs than this are waiting */
   maxWaiting: number;
@@ -48,8 +49,13 @@ async function within<T>(work: Promise<T>, ms: number): Promise<T> {
 export async function readiness(deps: OpsDeps): Promise<Readiness> {
   const settings = deps.durability ? { redisSettings: deps.durability } : {};
   try {
-    await within(deps.redis.ping(), CHECK_TIMEOUT_MS);
-    const waiting = await within(deps.queue.getWaitingCount(), CHECK_TIMEOUT_MS);
+    // Every master of a cluster: a shard whose master is away is work nobody can take.
+    await within(Promise.all(masters(deps.redis).map((node) => node.ping())), CHECK_TIMEOUT_MS);
+    const counts = await within(
+      Promise.all(deps.queues.map((queue) => queue.getWaitingCount())),
+      CHECK_TIMEOUT_MS,
+    );
+    const waiting = counts.reduce((sum, n) => sum + n, 0);
     return {
       ready: waiting < deps.maxWaiting,
       redis: 'ok',

@@ -15,8 +15,12 @@
  * whether the AOF is on (`aof_enabled`) and the eviction policy (`maxmemory_policy`); the fsync
  * policy is then unknown and assumed to be the service's (`everysec` on the common ones). If INFO
  * is forbidden too, nothing is known: a warning, and the settings are assumed to be right.
+ *
+ * On a Redis Cluster every master is read (each holds its own share of the queues and claims);
+ * a problem of one names its address. Replicas take the settings their masters had when they
+ * are promoted only if configured alike: managed clusters are; a hand-built one must be.
  */
-import type { Redis } from './redis.ts';
+import { isCluster, masters, type Redis } from './redis.ts';
 
 export interface RedisDurability {
   /** where the settings were read from */
@@ -44,8 +48,24 @@ function infoField(info: string, field: string): string | undefined {
   return line?.slice(field.length + 1).trim();
 }
 
-/** Reads the settings (CONFIG GET, else INFO); never throws. */
+/** Reads the settings (CONFIG GET, else INFO) — of every master on a cluster; never throws. */
 export async function readDurability(redis: Redis): Promise<RedisDurability> {
+  if (!isCluster(redis)) return readNode(redis);
+  const nodes = masters(redis);
+  const read = await Promise.all(nodes.map((node) => readNode(node)));
+  if (read.length === 0) return judge({ source: 'unknown' });
+  const order = { config: 0, info: 1, unknown: 2 } as const;
+  const worst = read.reduce((a, b) => (order[b.source] > order[a.source] ? b : a));
+  const named = (node: (typeof nodes)[number], text: string) =>
+    `${node.options.host}:${node.options.port}: ${text}`;
+  return {
+    ...worst,
+    problems: read.flatMap((r, i) => r.problems.map((p) => named(nodes[i]!, p))),
+    warnings: [...new Set(read.flatMap((r) => r.warnings))],
+  };
+}
+
+async function readNode(redis: Redis): Promise<RedisDurability> {
   try {
     const [appendonly, appendfsync, save, maxmemoryPolicy] = await Promise.all(
       ['appendonly', 'appendfsync', 'save', 'maxmemory-policy'].map((name) => configGet(redis, name)),

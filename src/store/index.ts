@@ -33,6 +33,7 @@ export function createStore(
   const { cipher } = options;
   return {
     redis,
+    space,
     links: linkStore(redis, space),
     cards: cardStore(redis, space),
     urls: urlStore(redis, space),

@@ -1,15 +1,24 @@
 /**
  * Every Redis key the app writes, in one place. Keys are scoped by Slack team, so two
  * workspaces never read each other's state, and by the configured prefix.
+ *
+ * On a Redis Cluster (`hashTags`) the team is the key's hash tag — `cs:t:{T123}:…` — so every
+ * key of one workspace is in one slot and a command, script or MULTI over several of them works.
+ * One Redis keeps the untagged names it always had (`cs:t:T123:…`).
  */
 export interface KeySpace {
   prefix: string;
+  /** a Redis Cluster: tag keys so that those used together share a slot */
+  hashTags?: boolean | undefined;
 }
 
 const enc = (part: string) => part.replace(/[:\s]/g, '_');
+/** A key part as a hash tag (the braces of a tag cannot appear inside it). */
+const tag = (space: KeySpace, part: string) =>
+  space.hashTags ? `{${enc(part).replace(/[{}]/g, '_')}}` : enc(part);
 
 export function keys(space: KeySpace, teamId: string) {
-  const t = `${space.prefix}:t:${enc(teamId)}`;
+  const t = `${space.prefix}:t:${tag(space, teamId)}`;
   return {
     team: t,
     /** the idempotency claim of one operation */
@@ -91,10 +100,21 @@ export function keys(space: KeySpace, teamId: string) {
 
 /** Keys of an Enterprise Grid organisation (org-wide installs). */
 export function enterpriseKeys(space: KeySpace, enterpriseId: string) {
-  const e = `${space.prefix}:e:${enc(enterpriseId)}`;
+  const e = `${space.prefix}:e:${tag(space, enterpriseId)}`;
   return {
     enterprise: e,
     installation: () => `${e}:installation`,
+  };
+}
+
+/**
+ * Keys kept beside a queue shard's own (BullMQ's `<prefix>:<queue>`), in its slot: read by one
+ * script together with the queue's job hashes. Only on a cluster; one Redis keeps the team keys.
+ */
+export function queueKeys(queueKey: string) {
+  return {
+    /** as `keys().commentLease`: the job whose comment on a post is being sent or is in doubt */
+    commentLease: (teamId: string, postId: string) => `${queueKey}:cmtlease:${enc(teamId)}:${enc(postId)}`,
   };
 }
 

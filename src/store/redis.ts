@@ -4,12 +4,31 @@
  *   after 1.5 s if Redis accepted the connection but stopped answering — so Slack hears
  *   "try again" within its 3 s instead of a timeout;
  * - workers block on Redis and must never give up a command (`maxRetriesPerRequest: null`).
+ *
+ * A target is one Redis (`REDIS_URL`) or a Redis Cluster (`REDIS_CLUSTER_NODES`, with the user,
+ * password and TLS of `REDIS_URL`): either way the app holds a `Redis` — ioredis's `Redis` or its
+ * `Cluster`, which answer the same commands. On a cluster every command, script and MULTI must
+ * keep its keys in one slot (hash tags: store/keys.ts, jobs/shards.ts).
  */
-import { Redis, type RedisOptions } from 'ioredis';
+import { Cluster, type ClusterOptions, type RedisOptions, Redis as SingleRedis } from 'ioredis';
 
-export type { Redis };
+export type Redis = SingleRedis | Cluster;
+export { Cluster };
 
 export type ConnectionRole = 'producer' | 'worker';
+
+export interface ClusterTarget {
+  /** seed nodes; the others are discovered with CLUSTER SLOTS */
+  nodes: Array<{ host: string; port: number }>;
+  /** addresses the nodes announce -> addresses this process reaches them at (NAT, containers) */
+  natMap?: Record<string, { host: string; port: number }> | undefined;
+}
+
+/** Where Redis is: `url` alone, or a cluster whose credentials and TLS come from `url`. */
+export interface RedisTarget {
+  url: string;
+  cluster?: ClusterTarget | undefined;
+}
 
 export function redisOptions(role: ConnectionRole): RedisOptions {
   const common: RedisOptions = {
@@ -39,11 +58,143 @@ export function redisOptions(role: ConnectionRole): RedisOptions {
       };
 }
 
-export function connectRedis(url: string, role: ConnectionRole): Redis {
-  const redis = new Redis(url, redisOptions(role));
+export function connectRedis(url: string, role: ConnectionRole): SingleRedis;
+export function connectRedis(target: string | RedisTarget, role: ConnectionRole): Redis;
+export function connectRedis(target: string | RedisTarget, role: ConnectionRole): Redis {
+  const { url, cluster } = typeof target === 'string' ? { url: target, cluster: undefined } : target;
+  const redis: Redis = cluster
+    ? new Cluster(cluster.nodes, clusterOptions(url, cluster, role))
+    : new SingleRedis(url, redisOptions(role));
   // Errors are reported by the commands that fail; a listener keeps ioredis from logging them loudly.
   redis.on('error', () => {});
+  if (cluster) redis.on('node error', () => {});
   return redis;
+}
+
+/**
+ * A cluster's options: each node's connection is the role's (credentials and TLS from `url`);
+ * the cluster as a whole retries like the role, and follows a failover (MOVED, CLUSTERDOWN) by
+ * refreshing its slot map.
+ */
+export function clusterOptions(url: string, cluster: ClusterTarget, role: ConnectionRole): ClusterOptions {
+  const { retryStrategy, enableOfflineQueue, enableAutoPipelining, lazyConnect, ...node } =
+    redisOptions(role);
+  const parsed = new URL(url);
+  const tls = parsed.protocol === 'rediss:';
+  return {
+    lazyConnect: lazyConnect ?? false,
+    ...(enableOfflineQueue === false ? { enableOfflineQueue: false } : {}),
+    ...(enableAutoPipelining ? { enableAutoPipelining: true } : {}),
+    clusterRetryStrategy: (times) => retryStrategy?.(times) ?? 2000,
+    retryDelayOnFailover: 100,
+    retryDelayOnClusterDown: 100,
+    retryDelayOnTryAgain: 100,
+    slotsRefreshTimeout: 2000,
+    // The slot map is read again every second: after a failover, slots nobody is writing to
+    // right now still find their new master within ~1 s (one CLUSTER SLOTS a second).
+    slotsRefreshInterval: 1000,
+    ...(cluster.natMap ? { natMap: cluster.natMap } : {}),
+    // TLS checks the certificate against the name the nodes are reached at: keep names unresolved.
+    ...(tls ? { dnsLookup: (address, callback) => callback(null, address) } : {}),
+    redisOptions: {
+      ...node,
+      ...(parsed.username ? { username: decodeURIComponent(parsed.username) } : {}),
+      ...(parsed.password ? { password: decodeURIComponent(parsed.password) } : {}),
+      ...(tls ? { tls: {} } : {}),
+    },
+  };
+}
+
+export function isCluster(redis: Redis): redis is Cluster {
+  return redis instanceof Cluster;
+}
+
+/** Every master of a cluster, or the one Redis. */
+export function masters(redis: Redis): SingleRedis[] {
+  return isCluster(redis) ? redis.nodes('master') : [redis];
+}
+
+/**
+ * `WAIT numReplicas timeoutMs` on each master that holds one of `keys`: resolves once the writes
+ * this connection sent to those masters reached `numReplicas` replicas each (fewer if a master
+ * has fewer connected), or after `timeoutMs`. A cluster's replication is asynchronous: a master
+ * that fails right after an acknowledged write can leave a promoted replica without it; this
+ * narrows that to writes not replicated within the timeout (RELIABILITY.md).
+ *
+ * - One WAIT per master (it covers every earlier write of this connection to it): two WAITs on
+ *   one connection would queue behind each other.
+ * - A master with no replica connected is not waited for: no replica can be promoted in its place
+ *   (its own AOF keeps the write), and a WAIT would only cost its whole timeout.
+ * - A WAIT that fails throws: the write's fate is unknown, and the caller must not go on as if it
+ *   were kept (an enqueue answers "try again", a step does not send).
+ * Nothing to do on one Redis.
+ */
+export async function waitReplicas(
+  redis: Redis,
+  keys: readonly string[],
+  numReplicas: number,
+  timeoutMs: number,
+): Promise<void> {
+  if (!isCluster(redis) || numReplicas <= 0) return;
+  const nodes = new Set<SingleRedis>();
+  for (const key of keys) {
+    const node = nodeOf(redis, key);
+    if (!node) throw new Error(`no master known for the slot of ${key}`);
+    nodes.add(node);
+  }
+  await Promise.all(
+    [...nodes].map(async (node) => {
+      const replicas = Math.min(numReplicas, await connectedReplicas(node));
+      if (replicas === 0) return;
+      let timer: NodeJS.Timeout | undefined;
+      try {
+        await Promise.race([
+          node.call('WAIT', String(replicas), String(timeoutMs)),
+          // WAIT ends at its own timeout; a node that went away mid-WAIT must not hold the caller.
+          new Promise<never>((_, reject) => {
+            timer = setTimeout(() => reject(new Error('WAIT did not answer')), timeoutMs + 2000);
+          }),
+        ]);
+      } finally {
+        clearTimeout(timer);
+      }
+    }),
+  );
+}
+
+/** A master's connected replicas (INFO replication), read at most once a second per node. */
+const replicaCounts = new WeakMap<SingleRedis, { at: number; count: number }>();
+async function connectedReplicas(node: SingleRedis): Promise<number> {
+  const known = replicaCounts.get(node);
+  if (known && Date.now() - known.at < 1000) return known.count;
+  const info = await node.info('replication');
+  const count = Number(/^connected_slaves:(\d+)/m.exec(info)?.[1] ?? '0');
+  replicaCounts.set(node, { at: Date.now(), count });
+  return count;
+}
+
+/** The connection of the master that serves `key`'s slot, as ioredis's slot map knows it. */
+function nodeOf(cluster: Cluster, key: string): SingleRedis | undefined {
+  const slot = keySlot(key);
+  const [master] = cluster.slots[slot] ?? [];
+  if (master === undefined) return undefined;
+  return cluster.nodes('master').find((node) => `${node.options.host}:${node.options.port}` === master);
+}
+
+/** Redis Cluster's slot of a key: CRC16 (XMODEM) of its hash tag, or of the whole key, mod 16384. */
+export function keySlot(key: string): number {
+  const open = key.indexOf('{');
+  let hashed = key;
+  if (open !== -1) {
+    const close = key.indexOf('}', open + 1);
+    if (close > open + 1) hashed = key.slice(open + 1, close);
+  }
+  let crc = 0;
+  for (const byte of Buffer.from(hashed)) {
+    crc ^= byte << 8;
+    for (let i = 0; i < 8; i++) crc = crc & 0x8000 ? ((crc << 1) ^ 0x1021) & 0xffff : (crc << 1) & 0xffff;
+  }
+  return crc % 16384;
 }
 
 /** Resolves once the connection is ready, or rejects after `timeoutMs`. */
@@ -66,14 +217,23 @@ export async function whenReady(redis: Redis, timeoutMs = 3000): Promise<void> {
   });
 }
 
-/** Deletes every key matching `pattern` (SCAN + UNLINK, a page at a time); answers how many. */
+/**
+ * Deletes every key matching `pattern` (SCAN + UNLINK, a page at a time); answers how many. On a
+ * cluster every master is scanned, and keys are unlinked one command each (a page may span slots).
+ */
 export async function deleteKeys(redis: Redis, pattern: string): Promise<number> {
   let deleted = 0;
-  let cursor = '0';
-  do {
-    const [next, found] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 500);
-    cursor = next;
-    if (found.length > 0) deleted += await redis.unlink(...found);
-  } while (cursor !== '0');
+  for (const node of masters(redis)) {
+    let cursor = '0';
+    do {
+      const [next, found] = await node.scan(cursor, 'MATCH', pattern, 'COUNT', 500);
+      cursor = next;
+      if (found.length === 0) continue;
+      if (isCluster(redis)) {
+        const counts = await Promise.all(found.map((key) => redis.unlink(key)));
+        deleted += counts.reduce((sum, n) => sum + n, 0);
+      } else deleted += await node.unlink(...found);
+    } while (cursor !== '0');
+  }
   return deleted;
 }

@@ -12,7 +12,9 @@ import { schedulerId } from '../../src/jobs/schedules.ts';
 import { createLogger } from '../../src/logger.ts';
 import { startBot } from '../../src/runtime.ts';
 import type { RecordedCall } from '../../src/sandbox/slack/index.ts';
-import { type Harness, REDIS_URL, startHarness, TEAM } from '../support/harness.ts';
+import { keys } from '../../src/store/keys.ts';
+import { type Harness, startHarness, TEAM } from '../support/harness.ts';
+import { REDIS_ENV } from '../support/redisTarget.ts';
 import { blockText, callsOf, memberId, originOf, responseTexts, run, unique } from './helpers.ts';
 
 const HOUR = '3600000';
@@ -276,7 +278,7 @@ describe('channel feeds', () => {
       title: unique('Unknown'),
       content_markdown: 'b',
     });
-    await h.bot.worker?.close();
+    await h.worker?.close();
     const crashedKey = `crashed-${randomBytes(4).toString('hex')}`;
     const jobId = jobIdFor(TEAM, crashedKey);
     await h.bot.store.cards.rememberCard(TEAM, posted.id, { slackChannel, ts: '1700000000.000100' });
@@ -287,7 +289,7 @@ describe('channel feeds', () => {
       (await h.bot.queue.enqueue('pollFeed', { teamId: TEAM, slackChannel }, { idempotencyKey: crashedKey }))
         .status,
     ).toBe('queued');
-    const job = await h.bot.queue.queue.getJob(jobId);
+    const job = await h.queue.getJob(jobId);
     await job?.updateProgress({
       steps: { [`card:${posted.id}:0`]: { started: true }, [`card:${unknown.id}:0`]: { started: true } },
     });
@@ -300,7 +302,7 @@ describe('channel feeds', () => {
       SLACK_API_URL: h.slack.url,
       COLLAB_API_URL: h.emulator.url,
       COLLAB_API_KEY: h.emulator.apiKey,
-      REDIS_URL,
+      ...REDIS_ENV,
       QUEUE_PREFIX: h.prefix,
       ROLE: 'worker',
       PORT: '0',
@@ -323,8 +325,8 @@ describe('channel feeds', () => {
       ).toHaveLength(p === post ? 1 : 0);
     }
     // The card that may or may not have reached Slack is given up rather than risked twice.
-    expect(await h.bot.store.redis.hget(`${h.prefix}:t:${TEAM}:feedcarded:${slackChannel}`, unknown.id)).toBe(
-      'failed:uncertain',
-    );
+    expect(
+      await h.bot.store.redis.hget(keys(h.bot.store.space, TEAM).feedCarded(slackChannel), unknown.id),
+    ).toBe('failed:uncertain');
   });
 });

@@ -38,7 +38,7 @@ export async function run<O extends Operation>(h: Harness, operation: O, data: J
   });
   expect(queued.status).toBe('queued');
   const state = await h.settled(queued.jobId);
-  const job = await h.bot.queue.queue.getJob(queued.jobId);
+  const job = await h.bot.queue.queueFor(TEAM).getJob(queued.jobId);
   if (!job) throw new Error(`job ${queued.jobId} is gone`);
   return { jobId: queued.jobId, state, job };
 }

@@ -41,12 +41,12 @@ describe('a run that lost its job to the stalled check', () => {
     const queued = await h.bot.queue.enqueue(operation, data, {
       idempotencyKey: `test-${randomBytes(8).toString('hex')}`,
     });
-    const lockKey = `${h.prefix}:operations:${queued.jobId}:lock`;
+    const lockKey = `${h.prefix}:${h.queue.name}:${queued.jobId}:lock`;
     const onFault = ({ request }: FaultEvent) => {
       if (request.route === holdRoute) void h.bot.store.redis.del(lockKey);
     };
     h.emulator.events.on('fault', onFault);
-    const worker = h.bot.worker!;
+    const worker = h.worker!;
     const oldRunEnded = new Promise<void>((resolve) => {
       const onError = (error: Error) => {
         if (error.message.includes(`Missing lock for job ${queued.jobId}`)) {

@@ -15,8 +15,8 @@ import { createCollabClient } from '../../src/collab/client.ts';
 import { isCollabError } from '../../src/collab/errors.ts';
 import { type Emulator, startEmulator } from '../../src/sandbox/emulator/index.ts';
 import { type BudgetSettings, createBudget, type HostBudget } from '../../src/store/budget.ts';
-import { connectRedis, deleteKeys, type Redis, whenReady } from '../../src/store/redis.ts';
-import { REDIS_URL } from '../support/harness.ts';
+import { deleteKeys, type Redis, whenReady } from '../../src/store/redis.ts';
+import { connectTestRedis, testSpace } from '../support/redisTarget.ts';
 
 const HOST = 'collab.example.test';
 const WINDOW = 30_000;
@@ -45,12 +45,12 @@ async function client(
   clock: ReturnType<typeof fakeClock>,
   taken?: { lane: string; at: number }[],
 ): Promise<HostBudget> {
-  const redis = connectRedis(REDIS_URL, 'producer');
+  const redis = connectTestRedis('producer');
   connections.push(redis);
   await whenReady(redis);
   return createBudget(
     redis,
-    { prefix },
+    testSpace(prefix),
     { limit: 10, windowMs: WINDOW, personReserve: 0, pauseMs: 5000, maxWaitMs: 0, ...settings },
     {
       now: clock.now,

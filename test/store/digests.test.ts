@@ -2,19 +2,19 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIGEST_WATCH_MAX, digestStore } from '../../src/store/digests.ts';
+import { keys } from '../../src/store/keys.ts';
 import { recentStore } from '../../src/store/recent.ts';
-import { connectRedis, type Redis, whenReady } from '../../src/store/redis.ts';
-import { REDIS_URL } from '../support/harness.ts';
+import { deleteKeys, type Redis, whenReady } from '../../src/store/redis.ts';
+import { connectTestRedis, testSpace } from '../support/redisTarget.ts';
 
 let redis: Redis;
-const space = { prefix: `test-${randomBytes(6).toString('hex')}` };
+const space = testSpace(`test-${randomBytes(6).toString('hex')}`);
 beforeAll(async () => {
-  redis = connectRedis(REDIS_URL, 'worker');
-  await whenReady(redis);
+  redis = connectTestRedis('worker');
+  await whenReady(redis, 10_000);
 });
 afterAll(async () => {
-  const found = await redis.keys(`${space.prefix}:*`);
-  if (found.length) await redis.del(...found);
+  await deleteKeys(redis, `${space.prefix}:*`);
   redis.disconnect();
 });
 
@@ -36,7 +36,7 @@ describe('digestStore', () => {
     expect(await store.claimSlot('T1', 'd1', 1000, 'job-a')).toBe('ours');
     expect(await store.claimSlot('T1', 'd1', 1000, 'job-b')).toBe('taken');
     expect(await store.claimSlot('T1', 'd1', 2000, 'job-b')).toBe('claimed');
-    expect(await redis.ttl(`${space.prefix}:t:T1:digestslot:d1:1000`)).toBeGreaterThan(30 * 24 * 3600);
+    expect(await redis.ttl(keys(space, 'T1').digestSlot('d1', 1000))).toBeGreaterThan(30 * 24 * 3600);
     await store.setLastUntil('T1', 'd1', 5000);
     await store.setLastUntil('T1', 'd1', 4000);
     expect(await store.lastUntil('T1', 'd1')).toBe(5000);

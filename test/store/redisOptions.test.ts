@@ -4,7 +4,7 @@
  * waits for Redis forever and batches its commands.
  */
 import { describe, expect, it } from 'vitest';
-import { redisOptions } from '../../src/store/redis.ts';
+import { clusterOptions, redisOptions } from '../../src/store/redis.ts';
 
 const retries = (role: 'producer' | 'worker') => {
   const strategy = redisOptions(role).retryStrategy;
@@ -27,5 +27,26 @@ describe('redis connection options', () => {
     expect(options.maxRetriesPerRequest).toBeNull();
     expect(Math.max(...(retries('worker') as number[]))).toBe(2000);
     expect(options.enableAutoPipelining).toBe(true);
+  });
+
+  it("a cluster's nodes are connected as the role's, with REDIS_URL's credentials and TLS", () => {
+    const target = { nodes: [{ host: 'node-a.example.com', port: 6379 }] };
+    const tls = clusterOptions('rediss://bot:s%40cret@any.example.com:6380', target, 'producer');
+    expect(tls.redisOptions).toMatchObject({
+      username: 'bot',
+      password: 's@cret',
+      tls: {},
+      maxRetriesPerRequest: 1,
+      commandTimeout: redisOptions('producer').commandTimeout,
+    });
+    expect(tls.enableOfflineQueue).toBe(false);
+    // Certificates are checked against the names the nodes are reached at: no resolving them first.
+    expect(tls.dnsLookup).toBeTypeOf('function');
+    const worker = clusterOptions('redis://127.0.0.1:6379', target, 'worker');
+    expect(worker.redisOptions?.maxRetriesPerRequest).toBeNull();
+    expect(worker.redisOptions?.tls).toBeUndefined();
+    expect(worker.enableAutoPipelining).toBe(true);
+    expect(worker.dnsLookup).toBeUndefined();
+    expect(worker.slotsRefreshInterval).toBeLessThanOrEqual(1000);
   });
 });

@@ -8,8 +8,8 @@
  * finishing, a Slack call arriving), never on sleeps.
  */
 import { randomBytes } from 'node:crypto';
-import { type Job, QueueEvents } from 'bullmq';
-import { loadConfig } from '../../src/config.ts';
+import { type Job, type Queue, QueueEvents, type Worker } from 'bullmq';
+import { loadConfig, loadQueueConfig } from '../../src/config.ts';
 import { createLogger } from '../../src/logger.ts';
 import type { Tracing } from '../../src/ops/tracing.ts';
 import { type RunningBot, startBot } from '../../src/runtime.ts';
@@ -25,6 +25,7 @@ import {
 } from '../../src/sandbox/slack/index.ts';
 import { connectRedis, deleteKeys, whenReady } from '../../src/store/redis.ts';
 import type { LogCapture } from './log-capture.ts';
+import { REDIS_ENV } from './redisTarget.ts';
 import { nextSettled, settled } from './settled.ts';
 import { type BoltResponse, postToBolt } from './slack-client.ts';
 
@@ -54,6 +55,10 @@ export interface Harness {
   baseUrl: string;
   signingSecret: string;
   prefix: string;
+  /** the queue shard of TEAM's operations (the only queue with one shard) */
+  queue: Queue;
+  /** the worker of that shard; undefined on the web role */
+  worker: Worker | undefined;
   queueEvents: QueueEvents;
   /** a signed slash command; answers Bolt's HTTP response */
   command(
@@ -93,6 +98,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     // before a send in doubt is looked for) is then 7 s.
     COLLAB_CONNECT_TIMEOUT_MS: '1000',
     REDIS_URL,
+    ...REDIS_ENV,
     QUEUE_PREFIX: prefix,
     PORT: '0',
     ROLE: options.worker === false ? 'web' : 'all',
@@ -110,10 +116,11 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   // enqueue or touch the store straight after start must not race its connect.
   await whenReady(bot.store.redis, 10_000);
   const baseUrl = `http://127.0.0.1:${bot.port}`;
-  const queueEvents = new QueueEvents('operations', {
-    connection: connectRedis(REDIS_URL, 'worker'),
-    prefix,
-  });
+  // The tests' Redis, or the one options.env names (a cluster of the test's own).
+  const target = loadQueueConfig({ ...REDIS_ENV, ...options.env }).redis;
+  // The harness's workspace is TEAM: its operations are on TEAM's shard.
+  const queue = bot.queue.queueFor(TEAM);
+  const queueEvents = new QueueEvents(queue.name, { connection: connectRedis(target, 'worker'), prefix });
   await queueEvents.waitUntilReady();
 
   let triggers = 0;
@@ -124,6 +131,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     baseUrl,
     signingSecret,
     prefix,
+    queue,
+    worker: bot.workers[bot.queue.queues.indexOf(queue)],
     queueEvents,
     command(text, opts = {}) {
       triggers += 1;
@@ -155,14 +164,14 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
           : { 'x-slack-retry-num': String(opts.retryNum), 'x-slack-retry-reason': 'http_timeout' };
       return postToBolt(baseUrl, signingSecret, 'event', body, headers);
     },
-    settled: (jobId) => settled(queueEvents, bot.queue.queue, jobId),
-    nextSettled: (operation) => nextSettled(queueEvents, bot.queue.queue, operation),
+    settled: (jobId) => settled(queueEvents, queue, jobId),
+    nextSettled: (operation) => nextSettled(queueEvents, queue, operation),
     slackCall: (predicate) => slack.waitFor(predicate),
     async close() {
       await bot.stop();
       await queueEvents.close();
-      const redis = connectRedis(REDIS_URL, 'producer');
-      await whenReady(redis);
+      const redis = connectRedis(target, 'producer');
+      await whenReady(redis, 10_000);
       await deleteKeys(redis, `${prefix}:*`);
       redis.disconnect();
       await emulator.close();

@@ -85,7 +85,7 @@ export function baseUrlProblem(raw: string, allowInsecure: boolean): string | un
 
 /** Removes everything the app keeps about a workspace: its Redis keys, its schedules, its pending jobs. */
 export async function forgetWorkspace(deps: ListenerDeps, teamId: string, why: string): Promise<void> {
-  const removed = await removeTeamJobs(deps.queue.queue, teamId);
+  const removed = await removeTeamJobs(deps.queue.queueFor(teamId), teamId);
   await deps.workspaces.invalidate?.(teamId);
   const keys = await deps.store.teams.forget(teamId);
   deps.logger.info({ teamId, why, keys, ...removed }, 'workspace data removed');

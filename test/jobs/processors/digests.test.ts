@@ -14,8 +14,8 @@ import { createWorker } from '../../../src/jobs/worker.ts';
 import { createLogger } from '../../../src/logger.ts';
 import type { RecordedCall } from '../../../src/sandbox/slack/index.ts';
 import { keys } from '../../../src/store/keys.ts';
-import { connectRedis } from '../../../src/store/redis.ts';
-import { ADA, GRACE, type Harness, REDIS_URL, startHarness, TEAM } from '../../support/harness.ts';
+import { ADA, GRACE, type Harness, startHarness, TEAM } from '../../support/harness.ts';
+import { connectTestRedis } from '../../support/redisTarget.ts';
 import { blockText, callsOf, channelId, linkToEngineering, memberId } from '../helpers.ts';
 
 const PARIS = 'Europe/Paris';
@@ -87,13 +87,13 @@ describe('digests', () => {
     const logger = createLogger({ level: 'silent' });
     const start = () =>
       createWorker({
-        connection: connectRedis(REDIS_URL, 'worker'),
+        connection: connectTestRedis('worker'),
         workspaces: h.bot.workspaces,
         store: h.bot.store,
         processors,
         schedules: h.bot.schedules,
         logger,
-        settings: { prefix: h.prefix, concurrency: 4, backoffMs: 50 },
+        settings: { prefix: h.prefix, queueName: h.queue.name, concurrency: 4, backoffMs: 50 },
       });
     second = start();
     await second.waitUntilReady();
@@ -129,7 +129,7 @@ describe('digests', () => {
       },
       new Date(SLOT_AFTER_DST + 3600_000),
     );
-    await h.bot.worker!.pause();
+    await h.worker!.pause();
     h.emulator.faults.setLatency(300, 'GET /v2/posts');
     const midRun = new Promise<void>((resolve) => {
       const onRequest = (r: { route: string }) => {
@@ -143,7 +143,7 @@ describe('digests', () => {
     await midRun;
     const closing = second.close(true);
     second = start();
-    h.bot.worker!.resume();
+    h.worker!.resume();
     const redelivered = await sendSlot(h, digest.id, nextSlot);
     expect(await h.settled(redelivered)).toBe('completed');
     await closing;
@@ -162,7 +162,7 @@ describe('digests', () => {
     expect(blockText(all[1]!.args.blocks)).not.toContain('Window post');
     // The slot belongs to the interrupted job: the re-delivery found it taken.
     expect(
-      await h.bot.store.redis.get(keys({ prefix: h.prefix }, TEAM).digestSlot(digest.id, nextSlot)),
+      await h.bot.store.redis.get(keys(h.bot.store.space, TEAM).digestSlot(digest.id, nextSlot)),
     ).toMatch(new RegExp(`^${first}@\\d+$`));
     expect(first).not.toBe(redelivered);
   });

@@ -13,7 +13,7 @@ export async function startWebHarness(): Promise<Harness> {
 
 /** A clean queue and Slack stand-in between tests (idempotency claims stay: keys are unique per test). */
 export async function resetHarness(h: Harness): Promise<void> {
-  await h.bot.queue.queue.obliterate({ force: true });
+  await h.queue.obliterate({ force: true });
   h.slack.reset();
 }
 
@@ -37,14 +37,7 @@ export function useWebHarness(use: (h: Harness) => void): void {
 
 /** Every job in the queue, whatever its state. */
 export async function queuedJobs(h: Harness): Promise<Job[]> {
-  const jobs = await h.bot.queue.queue.getJobs([
-    'waiting',
-    'active',
-    'delayed',
-    'prioritized',
-    'completed',
-    'failed',
-  ]);
+  const jobs = await h.queue.getJobs(['waiting', 'active', 'delayed', 'prioritized', 'completed', 'failed']);
   return jobs.filter((job): job is Job => job !== undefined);
 }
 
