@@ -75,31 +75,41 @@ export interface PollSchedule {
   hosts(): Promise<string[]>;
 }
 
+/** The share of the background lane the stretch aims at (see DISPATCH). */
+export const HEADROOM = 0.95;
+
 /** A poller's rate as an integer (polls per 10^12 ms), so adding and removing it is exact. */
 const RATE = `local function rate(every) return math.floor(1e12 / every) end`;
 
 /**
  * KEYS: due, polls, demand, stretch
- * ARGV: id, everyMs, value, now
+ * ARGV: id, everyMs, value, now, capacity, windowMs, random (0 <= r < 1)
  */
 const SET = `
 ${RATE}
 local id = ARGV[1]
 local every = tonumber(ARGV[2])
 local now = tonumber(ARGV[4])
+local stretch = tonumber(redis.call('GET', KEYS[4]) or '1')
 local old = redis.call('HGET', KEYS[2], id)
 if old then
   local oldEvery = tonumber(string.match(old, '^(%d+)'))
   if oldEvery ~= every then
     redis.call('INCRBY', KEYS[3], rate(every) - rate(oldEvery))
-    local stretch = tonumber(redis.call('GET', KEYS[4]) or '1')
     local due = tonumber(redis.call('ZSCORE', KEYS[1], id) or tostring(now))
     local sooner = now + every * stretch
     if sooner < due then redis.call('ZADD', KEYS[1], sooner, id) end
   end
 else
-  redis.call('INCRBY', KEYS[3], rate(every))
-  redis.call('ZADD', KEYS[1], now, id)
+  local demand = redis.call('INCRBY', KEYS[3], rate(every))
+  -- Due now when the lane has room. When pollers ask for more than it gives, the first turn
+  -- falls somewhere in the stretched interval, as everyone's does: many pollers added at once
+  -- (a migration, a large workspace) spread over it instead of queueing as one backlog.
+  local asked = demand / 1e12 * tonumber(ARGV[6]) / tonumber(ARGV[5])
+  local s = math.max(stretch, asked)
+  local due = now
+  if s > 1 then due = now + math.floor(tonumber(ARGV[7]) * every * s) end
+  redis.call('ZADD', KEYS[1], due, id)
 end
 redis.call('HSET', KEYS[2], id, ARGV[2] .. '|' .. ARGV[3])
 return 1
@@ -117,8 +127,9 @@ return 1
 `;
 
 /**
- * KEYS: due, polls, demand, stretch, log, bg (this window), bgPrev, runs (this window), runsPrev
- * ARGV: now, windowMs, capacity, max
+ * KEYS: due, polls, demand, stretch, log, bg (this window), bgPrev, runs (this window), runsPrev,
+ *       runLog
+ * ARGV: now, windowMs, capacity, max, member
  * Answers {stretch * 1000, id1, value1, id2, value2, ...}.
  */
 const DISPATCH = `
@@ -128,22 +139,29 @@ local capacity = tonumber(ARGV[3])
 local max = tonumber(ARGV[4])
 local frac = (now % window) / window
 local function n(key) return tonumber(redis.call('GET', key) or '0') end
--- background requests and poll runs in the last window (the previous fixed window weighted)
-local bg = n(KEYS[6]) + n(KEYS[7]) * (1 - frac)
-local runs = n(KEYS[8]) + n(KEYS[9]) * (1 - frac)
+-- requests a poll costs: background requests over polls taken, in the last window or so
+local runsFixed = n(KEYS[8]) + n(KEYS[9]) * (1 - frac)
 local perRun = 1
-if runs >= 1 then perRun = math.max(1, bg / runs) end
--- what people took of the window leaves less to background work
+if runsFixed >= 1 then perRun = math.max(1, (n(KEYS[6]) + n(KEYS[7]) * (1 - frac)) / runsFixed) end
+-- polls taken in the last window, exactly (one entry per look: "time:count")
+redis.call('ZREMRANGEBYSCORE', KEYS[10], '-inf', now - window)
+local runs = 0
+for _, entry in ipairs(redis.call('ZRANGE', KEYS[10], 0, -1)) do
+  runs = runs + tonumber(string.match(entry, ':(%d+)$'))
+end
+-- what was sent in the last window that polls did not send (people, digests, unfurls) leaves
+-- that much less of the lane to polls
 local sent = redis.call('ZCOUNT', KEYS[5], '(' .. (now - window), '+inf')
-local people = math.max(0, sent - bg)
-local lane = math.max(1, capacity - people)
+local others = math.max(0, sent - runs * perRun)
+local lane = math.max(1, capacity - others)
 local pollsPerWindow = n(KEYS[3]) / 1e12 * window
-local stretch = math.max(1, pollsPerWindow * perRun / lane)
+-- A little short of the lane: a queue fed at exactly its pace never drains a backlog, and a
+-- backlog delays the pollers behind it more than the others.
+local stretch = math.max(1, pollsPerWindow * perRun / (lane * ${HEADROOM}))
 redis.call('SET', KEYS[4], tostring(stretch), 'PX', window * 4)
 local out = {math.floor(stretch * 1000)}
--- polls taken in the last window, or the background requests sent when more (digests, unfurls)
-local room = math.floor(lane / perRun - math.max(runs, bg / perRun))
-local take = math.min(max, room)
+-- as many as the lane has room for now (the log holds every request of the last window)
+local take = math.min(max, math.floor((capacity - sent) / perRun))
 if take <= 0 then return out end
 local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now, 'LIMIT', 0, take)
 if #due == 0 then return out end
@@ -158,8 +176,11 @@ for _, id in ipairs(due) do
     redis.call('ZREM', KEYS[1], id)
   end
 end
-redis.call('INCRBY', KEYS[8], (#out - 1) / 2)
+local taken = (#out - 1) / 2
+redis.call('INCRBY', KEYS[8], taken)
 redis.call('PEXPIRE', KEYS[8], window * 2)
+redis.call('ZADD', KEYS[10], now, ARGV[5] .. ':' .. taken)
+redis.call('PEXPIRE', KEYS[10], window * 2)
 return out
 `;
 
@@ -174,6 +195,9 @@ declare module 'ioredis' {
       everyMs: number,
       value: string,
       now: number,
+      capacity: number,
+      windowMs: number,
+      random: number,
     ): Result<number, Context>;
     pollRemove(due: string, polls: string, demand: string, id: string): Result<number, Context>;
     pollDispatch(
@@ -186,10 +210,12 @@ declare module 'ioredis' {
       bgPrev: string,
       runs: string,
       runsPrev: string,
+      runLog: string,
       now: number,
       windowMs: number,
       capacity: number,
       max: number,
+      member: string,
     ): Result<(string | number)[], Context>;
   }
 }
@@ -202,6 +228,7 @@ export function pollKeys(space: KeySpace, host: string) {
     due: `${h}:due`,
     polls: `${h}:polls`,
     demand: `${h}:demand`,
+    runLog: `${h}:runlog`,
   };
 }
 
@@ -219,10 +246,17 @@ function parseValue(value: string): { everyMs: number; operation: string; data: 
   };
 }
 
-export function createPollSchedule(redis: Redis, space: KeySpace, settings: PollSettings): PollSchedule {
+export function createPollSchedule(
+  redis: Redis,
+  space: KeySpace,
+  settings: PollSettings,
+  random: () => number = Math.random,
+): PollSchedule {
   redis.defineCommand('pollSet', { numberOfKeys: 4, lua: SET });
   redis.defineCommand('pollRemove', { numberOfKeys: 3, lua: REMOVE });
-  redis.defineCommand('pollDispatch', { numberOfKeys: 9, lua: DISPATCH });
+  redis.defineCommand('pollDispatch', { numberOfKeys: 10, lua: DISPATCH });
+  let looks = 0;
+  const unique = `${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
   const ix = indexKeys(space);
 
   async function hostOf(id: string): Promise<string | undefined> {
@@ -254,6 +288,9 @@ export function createPollSchedule(redis: Redis, space: KeySpace, settings: Poll
         poll.everyMs,
         `${poll.operation}|${JSON.stringify(poll.data)}`,
         now,
+        settings.capacity,
+        settings.windowMs,
+        random(),
       );
       if (previous !== undefined && previous !== host) {
         // The workspace moved to another service host: its pollers follow it.
@@ -297,10 +334,12 @@ export function createPollSchedule(redis: Redis, space: KeySpace, settings: Poll
         k.bg(window - 1),
         k.runs(window),
         k.runs(window - 1),
+        k.runLog,
         now,
         settings.windowMs,
         settings.capacity,
         max,
+        `${now}-${unique}-${looks++}`,
       );
       const polls: DuePoll[] = [];
       for (let i = 1; i + 1 < out.length; i += 2) {
