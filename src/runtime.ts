@@ -226,7 +226,7 @@ export async function startBot(
         command: config.slack.slashCommand,
       },
     });
-    dispatcher = startPollDispatch({ schedule: pollSchedule, queue: queue.queue, logger });
+    dispatcher = startPollDispatch({ schedule: pollSchedule, queue: queue.queue, schedules, logger });
     worker.on('completed', (job) => metrics.job(job.name, 'completed'));
     worker.on('failed', (job, error) => {
       if (!job || error.name === 'DelayedError') return;

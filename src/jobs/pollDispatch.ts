@@ -11,6 +11,7 @@
 import type { Queue } from 'bullmq';
 import type { Logger } from '../logger.ts';
 import type { DuePoll, PollSchedule } from '../store/pollSchedule.ts';
+import { POLL_OPERATIONS, type Schedules } from './schedules.ts';
 
 /** How often each process looks for due polls (ms). */
 export const POLL_DISPATCH_MS = 1000;
@@ -48,6 +49,36 @@ export async function dispatchPolls(schedule: PollSchedule, queue: Queue, now: n
   return enqueued;
 }
 
+/**
+ * Feeds and threads scheduled as BullMQ job schedulers (before polls had their schedule) move to
+ * the poll schedule, with their interval and data; answers how many. Run at every worker start:
+ * a scheduler left would poll at its own pace, outside the stretch.
+ */
+export async function movePollSchedulers(queue: Queue, schedules: Schedules): Promise<number> {
+  const found: { id: string; operation: 'pollFeed' | 'pollThread'; every: number; data: unknown }[] = [];
+  const page = 500;
+  for (let start = 0; ; start += page) {
+    const schedulers = await queue.getJobSchedulers(start, start + page - 1, true);
+    for (const s of schedulers) {
+      if (!POLL_OPERATIONS.has(s.name) || s.every === undefined || s.every === null) continue;
+      found.push({
+        id: s.id ?? s.key,
+        operation: s.name as 'pollFeed' | 'pollThread',
+        every: Number(s.every),
+        data: s.template?.data,
+      });
+    }
+    if (schedulers.length < page) break;
+  }
+  let moved = 0;
+  for (const s of found) {
+    // upsert validates the data, adds the poller, then removes the job scheduler of that id.
+    await schedules.upsert(s.id, { everyMs: s.every }, s.operation, s.data as never);
+    moved++;
+  }
+  return moved;
+}
+
 export interface PollDispatcher {
   /** looks now (a poller was just added or changed) */
   wake(): void;
@@ -57,6 +88,7 @@ export interface PollDispatcher {
 export function startPollDispatch(deps: {
   schedule: PollSchedule;
   queue: Queue;
+  schedules: Schedules;
   logger: Logger;
   everyMs?: number;
   now?: () => number;
@@ -92,7 +124,18 @@ export function startPollDispatch(deps: {
         timer.unref();
       });
   };
-  look();
+  running = movePollSchedulers(deps.queue, deps.schedules)
+    .then(
+      (moved) => {
+        if (moved > 0) deps.logger.info({ moved }, 'poll schedulers moved to the poll schedule');
+      },
+      (error: unknown) =>
+        deps.logger.warn({ err: error }, 'could not move poll schedulers; next start tries again'),
+    )
+    .finally(() => {
+      running = undefined;
+      look();
+    });
 
   return {
     wake: look,
