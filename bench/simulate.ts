@@ -125,7 +125,7 @@ try {
       'BENCHMARKS.md',
       [
         '',
-        `### Simulation, ${new Date().toISOString().slice(0, 16)}Z`,
+        `### Polling simulation — ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC`,
         '',
         `\`npm run bench:simulate${argv ? ` -- ${argv}` : ''}\` — ${machine}`,
         '',

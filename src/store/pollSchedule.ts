@@ -82,7 +82,7 @@ export const HEADROOM = 0.95;
 const RATE = `local function rate(every) return math.floor(1e12 / every) end`;
 
 /**
- * KEYS: due, polls, demand, stretch
+ * KEYS: due, polls, demand, stretch, lane
  * ARGV: id, everyMs, value, now, capacity, windowMs, random (0 <= r < 1)
  */
 const SET = `
@@ -105,7 +105,9 @@ else
   -- Due now when the lane has room. When pollers ask for more than it gives, the first turn
   -- falls somewhere in the stretched interval, as everyone's does: many pollers added at once
   -- (a migration, a large workspace) spread over it instead of queueing as one backlog.
-  local asked = demand / 1e12 * tonumber(ARGV[6]) / tonumber(ARGV[5])
+  -- the lane the dispatcher saw last (what people and others left), else the whole lane
+  local lane = tonumber(redis.call('GET', KEYS[5]) or ARGV[5])
+  local asked = demand / 1e12 * tonumber(ARGV[6]) / (lane * ${HEADROOM})
   local s = math.max(stretch, asked)
   local due = now
   if s > 1 then due = now + math.floor(tonumber(ARGV[7]) * every * s) end
@@ -128,7 +130,7 @@ return 1
 
 /**
  * KEYS: due, polls, demand, stretch, log, bg (this window), bgPrev, runs (this window), runsPrev,
- *       runLog
+ *       runLog, lane (polls per window it leaves, for SET)
  * ARGV: now, windowMs, capacity, max, member
  * Answers {stretch * 1000, id1, value1, id2, value2, ...}.
  */
@@ -159,6 +161,7 @@ local pollsPerWindow = n(KEYS[3]) / 1e12 * window
 -- backlog delays the pollers behind it more than the others.
 local stretch = math.max(1, pollsPerWindow * perRun / (lane * ${HEADROOM}))
 redis.call('SET', KEYS[4], tostring(stretch), 'PX', window * 4)
+redis.call('SET', KEYS[11], tostring(lane / perRun), 'PX', window * 4)
 local out = {math.floor(stretch * 1000)}
 -- as many as the lane has room for now (the log holds every request of the last window)
 local take = math.min(max, math.floor((capacity - sent) / perRun))
@@ -191,6 +194,7 @@ declare module 'ioredis' {
       polls: string,
       demand: string,
       stretch: string,
+      lane: string,
       id: string,
       everyMs: number,
       value: string,
@@ -211,6 +215,7 @@ declare module 'ioredis' {
       runs: string,
       runsPrev: string,
       runLog: string,
+      lane: string,
       now: number,
       windowMs: number,
       capacity: number,
@@ -229,6 +234,7 @@ export function pollKeys(space: KeySpace, host: string) {
     polls: `${h}:polls`,
     demand: `${h}:demand`,
     runLog: `${h}:runlog`,
+    lane: `${h}:lane`,
   };
 }
 
@@ -252,9 +258,9 @@ export function createPollSchedule(
   settings: PollSettings,
   random: () => number = Math.random,
 ): PollSchedule {
-  redis.defineCommand('pollSet', { numberOfKeys: 4, lua: SET });
+  redis.defineCommand('pollSet', { numberOfKeys: 5, lua: SET });
   redis.defineCommand('pollRemove', { numberOfKeys: 3, lua: REMOVE });
-  redis.defineCommand('pollDispatch', { numberOfKeys: 10, lua: DISPATCH });
+  redis.defineCommand('pollDispatch', { numberOfKeys: 11, lua: DISPATCH });
   let looks = 0;
   const unique = `${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
   const ix = indexKeys(space);
@@ -284,6 +290,7 @@ export function createPollSchedule(
         k.polls,
         k.demand,
         k.stretch,
+        k.lane,
         id,
         poll.everyMs,
         `${poll.operation}|${JSON.stringify(poll.data)}`,
@@ -335,6 +342,7 @@ export function createPollSchedule(
         k.runs(window),
         k.runs(window - 1),
         k.runLog,
+        k.lane,
         now,
         settings.windowMs,
         settings.capacity,
