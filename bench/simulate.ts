@@ -21,7 +21,7 @@ import { DEFAULT_POLLING } from '../src/jobs/polling.ts';
 import { findOnPath, startPrivateRedis } from '../src/sandbox/redis.ts';
 import { connectRedis, whenReady } from '../src/store/redis.ts';
 import { machineLine } from './lib/process.ts';
-import { simulate } from './lib/simulation.ts';
+import { simulate, storeMemory } from './lib/simulation.ts';
 
 const { values } = parseArgs({
   options: {
@@ -89,6 +89,11 @@ try {
   const queueCost = await bullmqPerPoll(2000);
   // What the previous design kept per poller: one BullMQ job scheduler (and its next delayed job).
   const schedulerBytes = await schedulerMemory(2000);
+  // What the store keeps per followed channel and per mirrored thread besides the poller.
+  const kept = await storeMemory(redis, `${prefix}-store`, Math.min(W, 2000), F, T);
+  const perWorkspace =
+    F * (kept.perFeed + r.schedule.usedMemoryDelta / r.pollers) +
+    T * (kept.perThread + r.schedule.usedMemoryDelta / r.pollers);
 
   const min = (ms: number) => `${(ms / 60_000).toFixed(1)} min`;
   const rows = [
@@ -105,6 +110,8 @@ try {
     `| polls the budget delayed / turns skipped while the last poll waited | ${r.delayedPolls} / ${r.skippedBusy} |`,
     `| Redis per poller (schedule keys, MEMORY USAGE) / used_memory delta per poller | ${r.schedule.bytesPerPoller.toFixed(0)} B / ${(r.schedule.usedMemoryDelta / r.pollers).toFixed(0)} B |`,
     `| previous design: one job scheduler per poller | ${schedulerBytes.toFixed(0)} B per poller |`,
+    `| store per followed channel (link, feed state) / per mirrored thread (origin, mirror state) | ${kept.perFeed.toFixed(0)} B / ${kept.perThread.toFixed(0)} B |`,
+    `| per workspace (${F} channels + ${T} threads, store and pollers) | ${(perWorkspace / 1024).toFixed(1)} KiB |`,
     `| dispatch: calls, ms per call, ms per poll | ${r.dispatch.calls}, ${r.dispatch.msPerCall.toFixed(3)}, ${r.dispatch.msPerPoll.toFixed(3)} |`,
     `| Redis commands per poll, schedule + budget (scripts' inner commands counted) | ${r.redisCommands.perPoll.toFixed(1)} (${r.redisCommands.top}) |`,
     `| + the queue per poll (one BullMQ job, enqueue and run) | ${queueCost.commands.toFixed(1)} commands |`,

@@ -446,3 +446,75 @@ export async function simulate(o: SimulationOptions): Promise<SimulationResult> 
     simulatedMs: o.durationMs,
   };
 }
+
+/**
+ * Redis bytes the store keeps per followed channel (its link and feed state, with a watermark of
+ * one page) and per mirrored thread (its origin, mirror state, the DM's thread, and one message
+ * the bot sent), written through the store as the bot writes them, over `n` workspaces of
+ * `feeds` + `threads` each: the used_memory delta divided out. Watched posts, cards and caches
+ * come on top, with activity.
+ */
+export async function storeMemory(
+  redis: Redis,
+  prefix: string,
+  n: number,
+  feeds: number,
+  threads: number,
+): Promise<{ perFeed: number; perThread: number }> {
+  const { createStore } = await import('../../src/store/index.ts');
+  const store = createStore(redis, { prefix });
+  const used = async () => field(await info(redis, 'memory'), 'used_memory');
+  const at = '2026-01-05T09:00:00.000Z';
+  const watermark = { at, ids: Array.from({ length: 3 }, (_, i) => `pst_${String(i).padStart(24, '0')}`) };
+  const before = await used();
+  for (let w = 0; w < n; w++) {
+    const teamId = `TS${String(w).padStart(6, '0')}`;
+    const batch: Promise<unknown>[] = [];
+    for (let f = 0; f < feeds; f++) {
+      const slackChannel = `C${f}${teamId}`;
+      const channelId = `chn_${String(w * 10 + f).padStart(24, '0')}`;
+      batch.push(
+        store.links.set(teamId, slackChannel, {
+          channelId,
+          channelName: `channel-${f}`,
+          bridgeReplies: false,
+          linkedBy: 'U0123456789',
+          linkedAt: at,
+        }),
+        store.feeds.save(teamId, slackChannel, {
+          channelId,
+          followedBy: 'U0123456789',
+          followedAt: at,
+          watermark,
+          since: at,
+        }),
+      );
+    }
+    await Promise.all(batch.splice(0));
+  }
+  const afterFeeds = await used();
+  for (let w = 0; w < n; w++) {
+    const teamId = `TS${String(w).padStart(6, '0')}`;
+    const batch: Promise<unknown>[] = [];
+    for (let t = 0; t < threads; t++) {
+      const threadId = `thr_${String(w * 10 + t).padStart(24, '0')}`;
+      batch.push(
+        store.threads.remember(teamId, threadId, {
+          slackChannel: `D${t}${teamId}`,
+          createdBy: 'U0123456789',
+          memberIds: ['mbr_000000000000000000000001', `mbr_${String(w * 10 + t).padStart(24, '0')}`],
+        }),
+        store.mirrors.startAt(teamId, threadId, watermark),
+        store.mirrors.touch(teamId, threadId, Date.parse(at)),
+        store.mirrors.setInterval(teamId, threadId, 'active'),
+        store.mirrors.rememberSent(teamId, threadId, `msg_${String(w * 10 + t).padStart(24, '0')}`),
+      );
+    }
+    await Promise.all(batch.splice(0));
+  }
+  const afterThreads = await used();
+  return {
+    perFeed: (afterFeeds - before) / (n * feeds),
+    perThread: (afterThreads - afterFeeds) / (n * threads),
+  };
+}
