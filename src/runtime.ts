@@ -9,6 +9,7 @@ import type { App } from '@slack/bolt';
 import type { Worker } from 'bullmq';
 import { outboundGuard, type Resolve } from './collab/outbound.ts';
 import type { Config } from './config.ts';
+import { type PollDispatcher, startPollDispatch } from './jobs/pollDispatch.ts';
 import { processors } from './jobs/processors/index.ts';
 import { createOperationsQueue, type OperationsQueue } from './jobs/queue.ts';
 import { createSchedules, type Schedules } from './jobs/schedules.ts';
@@ -25,6 +26,7 @@ import { createCipher } from './store/crypto.ts';
 import { checkDurability } from './store/durability.ts';
 import { createStore, type Store } from './store/index.ts';
 import { oauthStateStore } from './store/oauthState.ts';
+import { createPollSchedule } from './store/pollSchedule.ts';
 import { connectRedis, type Redis, whenReady } from './store/redis.ts';
 import { slackTokenRefresher, tokenRotation } from './store/tokenRotation.ts';
 import { multiWorkspace } from './workspaces/multiWorkspace.ts';
@@ -151,7 +153,17 @@ export async function startBot(
     maxWaiting: config.readyMaxWaiting,
     durability,
   };
-  const schedules = createSchedules(queue);
+  // Polls are paced by the budget of their workspace's service host (store/pollSchedule.ts).
+  const pollSchedule = createPollSchedule(producer, space, {
+    capacity: Math.max(1, config.collab.rate.limit - config.collab.rate.personReserve),
+    windowMs: config.collab.rate.windowMs,
+  });
+  let dispatcher: PollDispatcher | undefined;
+  const schedules = createSchedules(queue, {
+    schedule: pollSchedule,
+    hostOf: async (teamId) => (await workspaces.get(teamId).catch(() => undefined))?.collabHost ?? 'default',
+    onChange: () => dispatcher?.wake(),
+  });
 
   let app: App | undefined;
   let port: number | undefined;
@@ -240,6 +252,9 @@ export async function startBot(
     });
     workers.push(worker);
   }
+  // One dispatcher per worker process, whatever the shards: it enqueues each poll on its shard.
+  if (workers.length > 0)
+    dispatcher = startPollDispatch({ schedule: pollSchedule, queues: queue, schedules, logger });
 
   return {
     port,
@@ -255,6 +270,7 @@ export async function startBot(
       // Stop taking requests first, then let active jobs finish (worker.close waits for them), then close Redis.
       await app?.stop().catch(() => {});
       await new Promise<void>((resolve) => (opsServer ? opsServer.close(() => resolve()) : resolve()));
+      await dispatcher?.stop();
       await Promise.all(workers.map((worker) => worker.close().catch(() => {})));
       await queue.close().catch(() => {});
       await workspaces.close().catch(() => {});

@@ -1,16 +1,20 @@
 /**
- * Recurring work (feed polls, thread mirroring, digests) as BullMQ job schedulers on the
- * operations queue: exactly one job per tick however many workers run, and schedules survive
- * restarts because they live in Redis.
+ * Recurring work. Digests and other timed work are BullMQ job schedulers on the operations
+ * queue: exactly one job per tick however many workers run, and schedules survive restarts
+ * because they live in Redis. Polls (feeds, mirrored threads) are not: they live in the poll
+ * schedule (store/pollSchedule.ts), which a dispatcher (pollDispatch.ts) reads to enqueue each
+ * poll when it is due and the request budget has room, so that a short budget stretches when
+ * polls run instead of costing a job per skipped tick. Both are reached through this one seam.
  *
  * Scheduler ids are `<teamId>-<kind>-<key>`, so everything of one workspace can be found and
  * removed by its prefix (uninstall), and everything of one kind of one Slack channel by its key.
  *
- * With queue shards (jobs/shards.ts) a schedule lives on its workspace's shard, so its ticks run
- * there like the workspace's other operations; reads and removals by id look at every shard.
+ * With queue shards (jobs/shards.ts) a job scheduler lives on its workspace's shard, so its ticks
+ * run there like the workspace's other operations; reads and removals by id look at every shard.
  */
 import type { Queue } from 'bullmq';
 import { JOB_SCHEMAS, type JobInput, type Operation } from '../operations/schemas.ts';
+import type { PollInfo, PollSchedule } from '../store/pollSchedule.ts';
 
 export type ScheduleKind = 'feed' | 'thread' | 'digest' | 'wait' | 'notify';
 
@@ -50,7 +54,32 @@ export interface ShardedQueues {
   queueFor(teamId: string): Queue;
 }
 
-export function createSchedules(shards: ShardedQueues): Schedules {
+/** Operations scheduled as polls (the poll schedule) rather than as job schedulers. */
+export const POLL_OPERATIONS: ReadonlySet<string> = new Set(['pollFeed', 'pollThread']);
+
+export interface PollRouting {
+  schedule: PollSchedule;
+  /** the service host of a workspace (whose budget paces its polls) */
+  hostOf(teamId: string): Promise<string>;
+  now?: () => number;
+  /** told when a poller was added or changed (the local dispatcher looks at once) */
+  onChange?: () => void;
+}
+
+/** The team of a schedule id (`<teamId>-<kind>-<key>`; Slack team ids have no `-`). */
+export function teamOfScheduleId(id: string): string {
+  const at = id.indexOf('-');
+  return at < 0 ? id : id.slice(0, at);
+}
+
+export function createSchedules(shards: ShardedQueues, polls?: PollRouting): Schedules {
+  const now = polls?.now ?? Date.now;
+  const pollInfo = (p: PollInfo): ScheduleInfo => ({
+    id: p.id,
+    operation: p.operation,
+    every: p.everyMs,
+    next: p.next,
+  });
   const toInfo = (s: {
     key: string;
     id?: string | null;
@@ -81,17 +110,33 @@ export function createSchedules(shards: ShardedQueues): Schedules {
     return out;
   }
 
-  /** Removes the schedule from whichever shard holds it. */
-  async function removeOne(id: string): Promise<boolean> {
+  /** Removes the job scheduler from whichever shard holds it. */
+  async function removeScheduler(id: string): Promise<boolean> {
     let removed = false;
     for (const queue of shards.queues) if (await queue.removeJobScheduler(id)) removed = true;
     return removed;
+  }
+
+  /** Removes the schedule, a poller or a job scheduler, wherever it is. */
+  async function removeOne(id: string): Promise<boolean> {
+    const poller = polls ? await polls.schedule.remove(id) : false;
+    const scheduler = await removeScheduler(id);
+    return poller || scheduler;
   }
 
   return {
     async upsert(id, timing, operation, data) {
       const parsed = JOB_SCHEMAS[operation].parse(data);
       const teamId = 'origin' in parsed ? parsed.origin.teamId : parsed.teamId;
+      if (polls && POLL_OPERATIONS.has(operation) && 'everyMs' in timing) {
+        const host = await polls.hostOf(teamId);
+        // One script adds the poller or changes its interval: it is never missing in between.
+        await polls.schedule.set(host, id, { operation, data: parsed, everyMs: timing.everyMs }, now());
+        // A job scheduler of the same id (made before polls had their schedule) stops here.
+        await removeScheduler(id);
+        polls.onChange?.();
+        return;
+      }
       const queue = shards.queueFor(teamId);
       const repeat =
         'everyMs' in timing ? { every: timing.everyMs } : { pattern: timing.pattern, tz: timing.tz };
@@ -120,14 +165,21 @@ export function createSchedules(shards: ShardedQueues): Schedules {
     async removeByPrefix(prefix) {
       let removed = 0;
       for (const schedule of await all()) {
-        if (schedule.id.startsWith(prefix) && (await removeOne(schedule.id))) removed++;
+        if (schedule.id.startsWith(prefix) && (await removeScheduler(schedule.id))) removed++;
+      }
+      for (const poller of polls ? await polls.schedule.list(prefix) : []) {
+        if (await polls?.schedule.remove(poller.id)) removed++;
       }
       return removed;
     },
     async list(prefix = '') {
-      return (await all()).filter((s) => s.id.startsWith(prefix));
+      const pollers = polls ? (await polls.schedule.list(prefix)).map(pollInfo) : [];
+      const ids = new Set(pollers.map((p) => p.id));
+      return [...pollers, ...(await all()).filter((s) => s.id.startsWith(prefix) && !ids.has(s.id))];
     },
     async get(id) {
+      const poller = polls ? await polls.schedule.get(id) : undefined;
+      if (poller) return pollInfo(poller);
       for (const queue of shards.queues) {
         const found = await queue.getJobScheduler(id);
         if (found) return toInfo(found);

@@ -22,8 +22,9 @@ import { NOT_CONNECTED, type Workspaces } from '../workspaces/workspaces.ts';
 import type { ProcessorContext, ProcessorFeatures, Processors } from './context.ts';
 import { createOutcomes, replacesAck } from './delivery.ts';
 import { humanError, isPersonsMistake, isUserError, isWaitTurn } from './errors.ts';
+import { POLL_DEDUPLICATION } from './pollDispatch.ts';
 import { DEFAULT_POLLING, type PollingSettings } from './polling.ts';
-import type { Schedules } from './schedules.ts';
+import { POLL_OPERATIONS, type Schedules } from './schedules.ts';
 import { QUEUE_NAME } from './shards.ts';
 import {
   finalTold,
@@ -73,7 +74,7 @@ export interface WorkerDeps {
   schedules: Schedules;
   /** polling intervals; default DEFAULT_POLLING */
   polling?: PollingSettings;
-  /** the request budget per service host; polls skip ticks when it is short (store/budget.ts) */
+  /** the request budget per service host (store/budget.ts); polls are paced by the poll schedule */
   budget?: HostBudget;
   logger: Logger;
   settings: WorkerSettings;
@@ -84,9 +85,6 @@ export interface WorkerDeps {
 
 /** How long a job waits for a turn of the request budget before it is delayed instead (frees its slot). */
 const BUDGET_WAIT_MS: Record<BudgetLane, number> = { person: 10_000, background: 5_000 };
-
-/** Scheduler ticks that poll: each asks the budget for its turn, and skips it when it has none. */
-const POLLS = new Set(['pollFeed', 'pollThread']);
 
 /** How many extra runs a job in doubt gets after its last attempt (see onFailure). */
 const MAX_SETTLE_RUNS = 3;
@@ -149,6 +147,11 @@ export function createWorker(deps: WorkerDeps): Worker {
           });
           throw new UnrecoverableError('workspace not connected');
         }
+        // A poller of a workspace that is gone polls nothing, ever: it leaves the poll schedule.
+        const poller = job.opts.deduplication?.id;
+        if (POLL_OPERATIONS.has(operation) && poller?.startsWith(POLL_DEDUPLICATION)) {
+          await deps.schedules.remove(poller.slice(POLL_DEDUPLICATION.length));
+        }
         throw new UnrecoverableError('workspace not installed');
       }
       const ctx: ProcessorContext = {
@@ -172,13 +175,6 @@ export function createWorker(deps: WorkerDeps): Worker {
       };
       // Jobs a person asked for take the budget's person lane; ticks of schedules the background's.
       const lane: BudgetLane = origin ? 'person' : 'background';
-      if (deps.budget && workspace.collabHost && POLLS.has(operation)) {
-        // One poller per followed channel or mirrored thread, however its tick was enqueued.
-        const polled = data as { slackChannel?: string; threadId?: string };
-        const poller = `${operation}:${teamId}:${polled.slackChannel ?? polled.threadId ?? ''}`;
-        const turn = await deps.budget.pollTurn(workspace.collabHost, poller);
-        if (!turn.run) return;
-      }
       try {
         // The processor registry is keyed by operation; the cast ties the two together.
         const run = deps.processors[operation] as (d: typeof data, c: ProcessorContext) => Promise<void>;

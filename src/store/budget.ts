@@ -16,10 +16,10 @@
  * - Times are the processes' clocks (passed in, so one fake clock can drive a simulation): the
  *   processes of a deployment must keep their clocks in step (NTP) — a skew of s ms lets a
  *   window hold the requests of s ms more.
- * - Poll turns: every feed or thread tick asks for its turn. When the ticks of all workspaces
- *   ask for more than the background lane gives, every poller's interval stretches by the same
- *   factor (a credit per poller, so it is even across workspaces); the factor is kept for
- *   App Home and /metrics.
+ * - Polls: when the pollers of all workspaces ask for more than the background lane gives, the
+ *   poll schedule (store/pollSchedule.ts) stretches every poller's interval by the same factor
+ *   and keeps it here for App Home and /metrics; it reads the counters of background requests
+ *   this script keeps.
  *
  * Every key of one host shares the hash tag `{host}`: one slot on a Redis Cluster.
  */
@@ -62,16 +62,7 @@ export interface BudgetStatus {
   stretch: number;
 }
 
-export interface PollTurn {
-  /** whether this tick polls (false: skipped to keep within the budget) */
-  run: boolean;
-  /** the current stretch of polling intervals */
-  stretch: number;
-}
-
 export interface HostBudget extends RequestBudget {
-  /** Whether a poller's tick polls now; every tick of every poller must ask. */
-  pollTurn(host: string, poller: string): Promise<PollTurn>;
   status(host: string): Promise<BudgetStatus>;
   /** hosts this process has sent to */
   hosts(): string[];
@@ -153,43 +144,6 @@ end
 return {0, now}
 `;
 
-/**
- * KEYS: ticks (this window), ticksPrev, bg (this window), bgPrev, runs (this window), runsPrev,
- *       credits, stretch
- * ARGV: now, windowMs, background lane per window, poller
- * Answers {run (1/0), stretch * 1000}.
- */
-const POLL_TURN = `
-local now = tonumber(ARGV[1])
-local window = tonumber(ARGV[2])
-local capacity = tonumber(ARGV[3])
-local poller = ARGV[4]
-local ticks = redis.call('INCR', KEYS[1])
-redis.call('PEXPIRE', KEYS[1], window * 2)
-local frac = (now % window) / window
-local function n(key) return tonumber(redis.call('GET', key) or '0') end
-local rate = ticks + n(KEYS[2]) * (1 - frac)
-local runs = n(KEYS[5]) + n(KEYS[6])
-local perRun = 1
-if runs > 0 then perRun = math.max(1, (n(KEYS[3]) + n(KEYS[4])) / runs) end
-local stretch = math.max(1, rate * perRun / capacity)
-redis.call('SET', KEYS[8], tostring(stretch), 'PX', window * 2)
-local credit
-if redis.call('HEXISTS', KEYS[7], poller) == 0 then
-  credit = 1
-else
-  credit = tonumber(redis.call('HINCRBYFLOAT', KEYS[7], poller, 1 / stretch))
-end
-redis.call('PEXPIRE', KEYS[7], 86400000)
-if credit >= 1 then
-  redis.call('HSET', KEYS[7], poller, tostring(credit - 1))
-  redis.call('INCR', KEYS[5])
-  redis.call('PEXPIRE', KEYS[5], window * 2)
-  return {1, math.floor(stretch * 1000)}
-end
-return {0, math.floor(stretch * 1000)}
-`;
-
 declare module 'ioredis' {
   interface RedisCommander<Context> {
     budgetTake(
@@ -207,20 +161,6 @@ declare module 'ioredis' {
       member: string,
       personLimit: number,
     ): Result<[number, number], Context>;
-    budgetPollTurn(
-      ticks: string,
-      ticksPrev: string,
-      bg: string,
-      bgPrev: string,
-      runs: string,
-      runsPrev: string,
-      credits: string,
-      stretch: string,
-      now: number,
-      windowMs: number,
-      capacity: number,
-      poller: string,
-    ): Result<[number, number], Context>;
   }
 }
 
@@ -234,9 +174,8 @@ export function budgetKeys(space: KeySpace, host: string) {
     teams: `${h}:teams`,
     /** counters of fixed windows, numbered by `floor(now / windowMs)` */
     bg: (n: number) => `${h}:bg:${n}`,
-    ticks: (n: number) => `${h}:ticks:${n}`,
+    /** polls dispatched (store/pollSchedule.ts) */
     runs: (n: number) => `${h}:runs:${n}`,
-    credits: `${h}:credits`,
     stretch: `${h}:stretch`,
   };
 }
@@ -258,7 +197,6 @@ export function createBudget(
   const now = deps.now ?? Date.now;
   const delay = deps.delay ?? wait;
   redis.defineCommand('budgetTake', { numberOfKeys: 6, lua: TAKE });
-  redis.defineCommand('budgetPollTurn', { numberOfKeys: 8, lua: POLL_TURN });
   const known = new Set<string>();
   let sequence = 0;
   const unique = `${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
@@ -316,27 +254,6 @@ export function createBudget(
       const pauseMs = Math.max(1, Math.min(retryAfterMs ?? settings.pauseMs, settings.pauseMs));
       // The key holds when the pause ends (the clock every process compares with); it expires later.
       await redis.set(k.pause, String(now() + pauseMs), 'PX', pauseMs + settings.windowMs);
-    },
-    async pollTurn(host, poller) {
-      known.add(host);
-      const k = budgetKeys(space, host);
-      const at = now();
-      const window = Math.floor(at / settings.windowMs);
-      const [run, stretch] = await redis.budgetPollTurn(
-        k.ticks(window),
-        k.ticks(window - 1),
-        k.bg(window),
-        k.bg(window - 1),
-        k.runs(window),
-        k.runs(window - 1),
-        k.credits,
-        k.stretch,
-        at,
-        settings.windowMs,
-        backgroundLimit,
-        poller,
-      );
-      return { run: run === 1, stretch: stretch / 1000 };
     },
     async status(host) {
       const k = budgetKeys(space, host);

@@ -7,6 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
+import { movePollSchedulers } from '../../src/jobs/pollDispatch.ts';
 import { jobIdFor } from '../../src/jobs/queue.ts';
 import { schedulerId } from '../../src/jobs/schedules.ts';
 import { createLogger } from '../../src/logger.ts';
@@ -252,6 +253,24 @@ describe('channel feeds', () => {
     const before = h.emulator.received.length;
     await poll(a.slackChannel);
     expect(h.emulator.received.length).toBe(before);
+  });
+
+  it('a feed scheduled as a job scheduler (before polls had their schedule) moves to the poll schedule', async () => {
+    const { slackChannel } = await linked();
+    const id = feedId(slackChannel);
+    const queue = h.bot.queue.queue;
+    // As the bot scheduled feeds before: one BullMQ job scheduler each (first tick in an hour).
+    await queue.upsertJobScheduler(
+      id,
+      { every: Number(HOUR), startDate: Date.now() + Number(HOUR) },
+      { name: 'pollFeed', data: { teamId: TEAM, slackChannel } },
+    );
+    expect(await queue.getJobScheduler(id)).toBeDefined();
+    expect(await movePollSchedulers(h.bot.queue, h.bot.schedules)).toBeGreaterThanOrEqual(1);
+    expect(await queue.getJobScheduler(id)).toBeUndefined();
+    expect(await h.bot.schedules.get(id)).toMatchObject({ operation: 'pollFeed', every: Number(HOUR) });
+    // Its next turn polls it, as the poll schedule's.
+    expect(await movePollSchedulers(h.bot.queue, h.bot.schedules)).toBe(0);
   });
 
   it('never cards a post twice: not after a lost watermark, not across a restart, not in the crash window', async () => {

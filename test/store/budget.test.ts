@@ -2,8 +2,8 @@
  * The request budget per service host, on the real Redis and against the emulator: two budget
  * clients on their own connections (as two worker processes would be) share one budget and never
  * exceed it; a person's operation goes before background work; one workspace's backlog leaves
- * other workspaces their share; a 429 pauses the host for every client; and when polls ask for
- * more than the budget gives, every poller's interval stretches by the same factor.
+ * other workspaces their share; and a 429 pauses the host for every client. (Polls and their
+ * stretch: test/store/pollSchedule.test.ts.)
  *
  * Time is a fake clock that only the budget's waits move forward, so nothing here depends on how
  * fast the machine is.
@@ -155,34 +155,6 @@ describe('request budget per service host', () => {
     clock.set(WINDOW + 4000);
     expect(await turn(budget, 'person', 'T_BUSY')).toBe(false);
     expect(await turn(budget, 'person', 'T_QUIET')).toBe(true);
-  });
-
-  it('stretches every poller evenly when the polls ask for more than the background lane gives', async () => {
-    prefix = `test-budget-${randomBytes(6).toString('hex')}`;
-    const clock = fakeClock(0);
-    const budget = await client({ limit: 10, personReserve: 0 }, clock);
-    // 40 pollers each tick once a window: 40 polls asked for, 10 allowed.
-    const runs = new Map<string, number>();
-    let last = 0;
-    for (let round = 0; round < 24; round++) {
-      for (let p = 0; p < 40; p++) {
-        // Ticks spread over the window, as schedulers' offsets spread them.
-        clock.set(round * WINDOW + p * (WINDOW / 40) + 1);
-        const poller = `pollFeed:T${p % 8}-feed-C${p}`;
-        const turn = await budget.pollTurn(HOST, poller);
-        last = turn.stretch;
-        if (round >= 4 && turn.run) runs.set(poller, (runs.get(poller) ?? 0) + 1);
-      }
-    }
-    expect(last).toBeGreaterThanOrEqual(3.5);
-    expect(last).toBeLessThanOrEqual(4.5);
-    const counts = [...runs.values()];
-    expect(counts).toHaveLength(40);
-    // Fair: every poller polled as often as every other, within one tick; ~20 rounds / 4.
-    expect(Math.max(...counts) - Math.min(...counts)).toBeLessThanOrEqual(1);
-    const perWindow = counts.reduce((x, y) => x + y, 0) / 20;
-    expect(perWindow).toBeLessThanOrEqual(11);
-    expect((await budget.status(HOST)).stretch).toBeCloseTo(last, 2);
   });
 });
 
