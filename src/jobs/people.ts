@@ -4,7 +4,7 @@
  */
 import type { Member } from '../collab/schemas.ts';
 import { isTimeZone } from '../operations/schedule.ts';
-import { escapeMrkdwn } from '../render/mrkdwn.ts';
+import { escapeMrkdwn } from '../render/text.ts';
 import type { ProcessorContext } from './context.ts';
 import { slackErrorCode } from './delivery.ts';
 import { UserError } from './errors.ts';

@@ -3,9 +3,9 @@
  * of each group and "…and N more"), the one-line quiet note, and the list of a channel's digests.
  */
 import type { KnownBlock } from '@slack/types';
+import { cutPlain, truncate } from './cut.ts';
 import { LIMITS, md, plain } from './limits.ts';
-import { truncate } from './mrkdwn.ts';
-import { cutPlain, escapeMrkdwn, mrkdwnLink, oneLine, webUrl } from './text.ts';
+import { escapeMrkdwn, mrkdwnLink, oneLine, webUrl } from './text.ts';
 import { slackDate } from './time.ts';
 
 /** Characters of a title in a digest line. */
