@@ -26,6 +26,20 @@ export function escapeMrkdwn(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
+/** Code as a `code span`; code holding a backtick cannot be one in Slack, so it stays escaped text. */
+export function codeSpan(code: string): string {
+  return code.includes('`') ? escapeMrkdwn(code) : `\`${escapeMrkdwn(code)}\``;
+}
+
+/**
+ * Code as a fenced block (its own ``` written as ''', leading blank lines and trailing white
+ * space dropped); empty when nothing is left.
+ */
+export function codeBlock(code: string): string {
+  const body = code.replace(/```/g, "'''").replace(/^\n+|\s+$/g, '');
+  return body ? `\`\`\`\n${escapeMrkdwn(body)}\n\`\`\`` : '';
+}
+
 /** The inverse of {@link escapeMrkdwn} (`&amp;` last, so `&amp;lt;` stays `&lt;`). */
 export function unescapeMrkdwn(text: string): string {
   return text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
