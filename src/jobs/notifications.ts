@@ -9,8 +9,8 @@
 import type { Post } from '../collab/schemas.ts';
 import { changeNoteText, type PostChange } from '../render/changes.ts';
 import { md } from '../render/limits.ts';
-import { escapeMrkdwn } from '../render/mrkdwn.ts';
 import { cardVersion, postCard } from '../render/postCard.ts';
+import { escapeMrkdwn } from '../render/text.ts';
 import type { ProcessorContext } from './context.ts';
 import { slackErrorCode } from './delivery.ts';
 import { schedulerId } from './schedules.ts';

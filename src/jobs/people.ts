@@ -3,9 +3,9 @@
  * organisation key, so the words say who wrote it) and the service member with the same email.
  */
 import type { Member } from '../collab/schemas.ts';
-import { escapeMrkdwn } from '../render/mrkdwn.ts';
+import { isTimeZone } from '../operations/schedule.ts';
+import { escapeMrkdwn } from '../render/text.ts';
 import type { ProcessorContext } from './context.ts';
-import { isTimeZone } from './cron.ts';
 import { slackErrorCode } from './delivery.ts';
 import { UserError } from './errors.ts';
 

@@ -2,7 +2,7 @@
 import { isResolved, type Post } from '../collab/schemas.ts';
 import type { CardRef, Origin } from '../operations/schemas.ts';
 import { type Outcome, success } from '../render/messages.ts';
-import { escapeMrkdwn } from '../render/mrkdwn.ts';
+import { escapeMrkdwn } from '../render/text.ts';
 import { updateCards } from './cards.ts';
 import type { ProcessorContext } from './context.ts';
 import { tell } from './delivery.ts';

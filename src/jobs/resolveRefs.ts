@@ -5,7 +5,7 @@
 import { type CollabError, isCollabError } from '../collab/errors.ts';
 import type { Channel } from '../collab/schemas.ts';
 import type { ChannelRef, PostRef } from '../operations/schemas.ts';
-import { escapeMrkdwn } from '../render/mrkdwn.ts';
+import { escapeMrkdwn } from '../render/text.ts';
 import { commandOf, type ProcessorContext } from './context.ts';
 import { UserError } from './errors.ts';
 

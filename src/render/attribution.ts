@@ -6,7 +6,7 @@
  * excerpt. Works on converted mrkdwn (contentToMrkdwn), so it reads HTML and markdown alike. Pure.
  */
 import type { Post } from '../collab/schemas.ts';
-import { contentToMrkdwn } from './mrkdwn.ts';
+import { contentToMrkdwn } from './content.ts';
 import { unescapeMrkdwn } from './text.ts';
 
 const POSTED = /^_?Posted from Slack by (.+?)(?: \((?:<[^<>|]*\|message>|message)\))?_?$/;

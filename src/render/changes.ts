@@ -6,8 +6,7 @@ import type { KnownBlock } from '@slack/types';
 import type { Post } from '../collab/schemas.ts';
 import { resolverPlain } from './attribution.ts';
 import { LIMITS, md } from './limits.ts';
-import { escapeMrkdwn } from './mrkdwn.ts';
-import { oneLine } from './text.ts';
+import { escapeMrkdwn, oneLine } from './text.ts';
 
 export type PostChange =
   /** a resolution appeared (`again`: a new one replaced an earlier one) */

@@ -3,10 +3,9 @@
  * of each group and "…and N more"), the one-line quiet note, and the list of a channel's digests.
  */
 import type { KnownBlock } from '@slack/types';
-import { contentPlain } from './labels.ts';
+import { cutPlain, truncate } from './cut.ts';
 import { LIMITS, md, plain } from './limits.ts';
-import { truncate } from './mrkdwn.ts';
-import { cutPlain, escapeMrkdwn, mrkdwnLink, oneLine, webUrl } from './text.ts';
+import { escapeMrkdwn, mrkdwnLink, oneLine, webUrl } from './text.ts';
 import { slackDate } from './time.ts';
 
 /** Characters of a title in a digest line. */
@@ -16,6 +15,7 @@ const TITLE_MAX = 120;
 export interface DigestItem {
   id: string;
   title: string | null | undefined;
+  /** The post's words as plain text (collectDigest converts the content once): never converted again. */
   content: string | null | undefined;
   url: string | null | undefined;
   channel: string | undefined;
@@ -62,7 +62,7 @@ function scopeText(scope: DigestScope): string {
 function titleOf(item: DigestItem): string {
   const title = oneLine(item.title ?? '');
   if (title) return cutPlain(title, TITLE_MAX);
-  const words = contentPlain(item.content);
+  const words = oneLine(item.content ?? '');
   return cutPlain(words || `Post ${item.id}`, Math.min(TITLE_MAX, 80));
 }
 

@@ -1,7 +1,7 @@
 /** `/collab follow list`: the workspace's followed Slack channels, what each follows and shows. */
 import type { KnownBlock } from '@slack/types';
+import { truncate } from './cut.ts';
 import { LIMITS, md } from './limits.ts';
-import { truncate } from './mrkdwn.ts';
 import { escapeMrkdwn } from './text.ts';
 
 export interface FollowListEntry {

@@ -4,9 +4,9 @@
  * Shown to everyone, so whoever can unarchive the channel or invite the bot sees why it is quiet.
  */
 import type { KnownBlock } from '@slack/types';
+import { truncate } from './cut.ts';
 import { slackDate } from './digest.ts';
 import { LIMITS, md, plain } from './limits.ts';
-import { truncate } from './mrkdwn.ts';
 
 export interface PausedSlackChannel {
   slackChannel: string;

@@ -5,12 +5,12 @@
  * {@link HomeSection} over `state.activity`; a state without it shows none of them.
  */
 import type { KnownBlock } from '@slack/types';
+import { truncate } from './cut.ts';
 import { notifySection } from './homeNotify.ts';
 import { pausedChannelsSection } from './homePaused.ts';
 import type { HomeSection, ServiceState } from './homeState.ts';
 import { ACTIONS } from './ids.ts';
 import { LIMITS, md, plain } from './limits.ts';
-import { truncate } from './mrkdwn.ts';
 import { describeOperation } from './operationWords.ts';
 import { escapeMrkdwn, oneLine } from './text.ts';
 import { slackDate } from './time.ts';

@@ -9,7 +9,16 @@
  * drops scripts and styles, and escapes every piece of text for Slack.
  */
 import { DomUtils, ElementType, parseDocument } from 'htmlparser2';
-import { cleanInput, escapeMrkdwn, INDENT_MARK, mrkdwnLink, SENTINEL_CLOSE, SENTINEL_OPEN } from './text.ts';
+import {
+  cleanInput,
+  codeBlock,
+  codeSpan,
+  escapeMrkdwn,
+  INDENT_MARK,
+  mrkdwnLink,
+  SENTINEL_CLOSE,
+  SENTINEL_OPEN,
+} from './text.ts';
 
 type DomNode = ReturnType<typeof parseDocument>['children'][number];
 type DomElement = Extract<DomNode, { attribs: Record<string, string> }>;
@@ -148,15 +157,11 @@ function renderElement(el: DomNode, ctx: Context): string {
       return `\n\n${ctx.bold ? inner() : wrap('*', inner({ bold: true }))}\n`;
     case 'code': {
       const code = textOf(el.children).replace(/\s+/g, ' ');
-      if (!code.trim()) return code;
-      return code.includes('`') ? escapeMrkdwn(code) : `\`${escapeMrkdwn(code)}\``;
+      return code.trim() ? codeSpan(code) : code;
     }
     case 'pre': {
-      const code = textOf(el.children)
-        .replace(/^\n+|\s+$/g, '')
-        .replace(/```/g, "'''");
-      if (!code) return '';
-      return `\n${keep(ctx, `\`\`\`\n${escapeMrkdwn(code)}\n\`\`\``)}\n`;
+      const block = codeBlock(textOf(el.children));
+      return block ? `\n${keep(ctx, block)}\n` : '';
     }
     case 'a': {
       const label = textOf(el.children).replace(/\s+/g, ' ').trim();

@@ -4,8 +4,8 @@
  */
 import type { Author, Channel, Post } from '../collab/schemas.ts';
 import { postContent } from './attribution.ts';
-import { contentToMrkdwn } from './mrkdwn.ts';
-import { cutPlain, escapeMrkdwn, mrkdwnToPlain, oneLine } from './text.ts';
+import { cutPlain } from './cut.ts';
+import { escapeMrkdwn, mrkdwnToPlain, oneLine } from './text.ts';
 
 /** Author types that say nothing a name does not: a person (`member`) or an integration (`app`). */
 const PLAIN_TYPES = new Set(['app', 'member']);
@@ -46,11 +46,6 @@ export function channelMrkdwn(channel: Channel | null | undefined): string | und
 export function countText(n: number | null | undefined, noun: string): string | undefined {
   if (typeof n !== 'number' || !Number.isFinite(n)) return undefined;
   return `${n} ${noun}${n === 1 ? '' : 's'}`;
-}
-
-/** Plain text of service content, on one line. */
-export function contentPlain(content: string | null | undefined): string {
-  return oneLine(mrkdwnToPlain(contentToMrkdwn(content)));
 }
 
 /** A post's title as plain text: its title, else the first words of its content, else its id. */

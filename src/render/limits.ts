@@ -3,8 +3,7 @@
  * already cut to them.
  */
 import type { MrkdwnElement, PlainTextElement } from '@slack/types';
-import { truncate } from './mrkdwn.ts';
-import { cutPlain } from './text.ts';
+import { cutPlain, truncate } from './cut.ts';
 
 export const LIMITS = {
   /** `text` of a section, and of any text object without a smaller limit */

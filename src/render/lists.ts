@@ -12,10 +12,11 @@ import {
   type Post,
   type Thread,
 } from '../collab/schemas.ts';
+import { contentToMrkdwn } from './content.ts';
+import { truncate } from './cut.ts';
 import { ACTIONS } from './ids.ts';
 import { authorMrkdwn, channelMrkdwn, countText, postAuthorMrkdwn } from './labels.ts';
 import { LIMITS, md, plain } from './limits.ts';
-import { contentToMrkdwn, truncate } from './mrkdwn.ts';
 import { postTitleMrkdwn } from './postCard.ts';
 import { escapeMrkdwn, oneLine } from './text.ts';
 import { slackTime } from './time.ts';

@@ -4,7 +4,7 @@
  * lines, list items → `•` bullets, code spans and fences kept. Everything else is text, escaped.
  * Line based and forgiving: whatever does not parse stays as readable text.
  */
-import { escapeMrkdwn, INDENT_MARK, mrkdwnLink } from './text.ts';
+import { codeBlock, codeSpan, escapeMrkdwn, INDENT_MARK, mrkdwnLink } from './text.ts';
 
 interface Rule {
   pattern: RegExp;
@@ -17,10 +17,7 @@ const RULES: Rule[] = [
   // code span
   {
     pattern: /(`+)([^`]|[^`][\s\S]{0,2000}?[^`])\1(?!`)/y,
-    render: (m) => {
-      const code = (m[2] ?? '').trim();
-      return code.includes('`') ? escapeMrkdwn(code) : `\`${escapeMrkdwn(code)}\``;
-    },
+    render: (m) => codeSpan((m[2] ?? '').trim()),
   },
   // image: its alt text as a link
   {
@@ -125,11 +122,8 @@ export function markdownToMrkdwn(markdown: string): string {
   let fence: { marker: string; lines: string[] } | undefined;
   const flush = () => {
     if (!fence) return;
-    const code = fence.lines
-      .join('\n')
-      .replace(/```/g, "'''")
-      .replace(/^\n+|\s+$/g, '');
-    if (code) out.push(`\`\`\`\n${escapeMrkdwn(code)}\n\`\`\``);
+    const block = codeBlock(fence.lines.join('\n'));
+    if (block) out.push(block);
     fence = undefined;
   };
   for (const line of markdown.split('\n')) {

@@ -3,8 +3,8 @@
  * here: `*bold*`, `_italic_` and emoji codes work, mentions and links from the text do not.
  */
 import type { KnownBlock } from '@slack/types';
+import { truncate } from './cut.ts';
 import { LIMITS, md } from './limits.ts';
-import { truncate } from './mrkdwn.ts';
 import { escapeMrkdwn, mrkdwnLink } from './text.ts';
 
 export interface Outcome {

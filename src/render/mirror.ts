@@ -4,9 +4,10 @@
  */
 import type { KnownBlock } from '@slack/types';
 import type { Message } from '../collab/schemas.ts';
+import { contentToMrkdwn } from './content.ts';
+import { cutPlain, truncate } from './cut.ts';
 import { LIMITS, md } from './limits.ts';
-import { contentToMrkdwn, escapeMrkdwn, truncate } from './mrkdwn.ts';
-import { cutPlain, mrkdwnToPlain, oneLine } from './text.ts';
+import { escapeMrkdwn, mrkdwnToPlain, oneLine } from './text.ts';
 
 /** The name a message is attributed to: its author's name, else their id, else "Someone". */
 export function messageAuthorName(message: Pick<Message, 'author'>): string {

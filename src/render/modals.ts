@@ -5,11 +5,13 @@
 import type { KnownBlock, ModalView, PlainTextOption, View } from '@slack/types';
 import type { Channel, Post } from '../collab/schemas.ts';
 import { TITLE_MAX } from '../operations/limits.ts';
+import { contentPlain } from './content.ts';
+import { cutPlain } from './cut.ts';
 import { INPUTS, VIEWS } from './ids.ts';
-import { channelMrkdwn, contentPlain, postAuthorMrkdwn } from './labels.ts';
+import { channelMrkdwn, postAuthorMrkdwn } from './labels.ts';
 import { LIMITS, md, plain } from './limits.ts';
 import { postTitleMrkdwn } from './postCard.ts';
-import { cutPlain, escapeMrkdwn, oneLine } from './text.ts';
+import { escapeMrkdwn, oneLine } from './text.ts';
 
 /** Characters of a post's content shown above the input of a comment or resolve modal. */
 const CONTEXT_EXCERPT_MAX = 280;

@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import type { Button, KnownBlock } from '@slack/types';
 import { isResolved, type Post } from '../collab/schemas.ts';
 import { postContent, resolutionContent } from './attribution.ts';
+import { truncate } from './cut.ts';
 import { ACTIONS } from './ids.ts';
 import {
   authorMrkdwn,
@@ -16,7 +17,6 @@ import {
   postTitlePlain,
 } from './labels.ts';
 import { LIMITS, md, plain } from './limits.ts';
-import { truncate } from './mrkdwn.ts';
 import { escapeMrkdwn, mrkdwnLink, mrkdwnToPlain, oneLine, webUrl } from './text.ts';
 import { slackTime } from './time.ts';
 

@@ -1,6 +1,8 @@
 /**
- * Small text helpers shared by the renderers: Slack's escaping, safe links, cutting text at a
- * word boundary. Pure, never throws.
+ * The atoms of mrkdwn every renderer builds with: Slack's escaping (the only `escapeMrkdwn`),
+ * safe links, clean input, and mrkdwn back to plain text. Service content reaches mrkdwn through
+ * content.ts; names and titles through these helpers (labels.ts); each piece of text from the
+ * service is escaped once, where it enters mrkdwn. Cutting to limits is cut.ts. Pure, never throws.
  */
 
 /** Private-use sentinels the converters use as placeholders; stripped from every input first. */
@@ -22,6 +24,20 @@ export function cleanInput(text: string): string {
 /** Slack's three control characters, so service text can never ping, mention or link. */
 export function escapeMrkdwn(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** Code as a `code span`; code holding a backtick cannot be one in Slack, so it stays escaped text. */
+export function codeSpan(code: string): string {
+  return code.includes('`') ? escapeMrkdwn(code) : `\`${escapeMrkdwn(code)}\``;
+}
+
+/**
+ * Code as a fenced block (its own ``` written as ''', leading blank lines and trailing white
+ * space dropped); empty when nothing is left.
+ */
+export function codeBlock(code: string): string {
+  const body = code.replace(/```/g, "'''").replace(/^\n+|\s+$/g, '');
+  return body ? `\`\`\`\n${escapeMrkdwn(body)}\n\`\`\`` : '';
 }
 
 /** The inverse of {@link escapeMrkdwn} (`&amp;` last, so `&amp;lt;` stays `&lt;`). */
@@ -76,36 +92,6 @@ export function mrkdwnLink(url: string | null | undefined, label: string): strin
   if (safe === undefined) return escapeMrkdwn(label.replace(/\s+/g, ' ').trim());
   const text = linkLabel(label);
   return text && text !== safe ? `<${safe}|${text}>` : `<${safe}>`;
-}
-
-/** Drops a lone high surrogate at the end of a cut string. */
-function dropBrokenSurrogate(text: string): string {
-  const last = text.charCodeAt(text.length - 1);
-  return last >= 0xd800 && last <= 0xdbff ? text.slice(0, -1) : text;
-}
-
-/**
- * The first `budget` characters of `text`, moved back to the last word boundary when it is close
- * (within 20% or 40 characters). Trailing whitespace is removed.
- */
-export function cutAtWord(text: string, budget: number): string {
-  if (budget <= 0) return '';
-  if (text.length <= budget) return text;
-  let cut = dropBrokenSurrogate(text.slice(0, budget));
-  const next = text.charAt(budget);
-  if (next && !/\s/.test(next)) {
-    const space = Math.max(cut.lastIndexOf(' '), cut.lastIndexOf('\n'), cut.lastIndexOf('\t'));
-    if (space > 0 && budget - space <= Math.min(40, Math.ceil(budget * 0.2))) cut = cut.slice(0, space);
-  }
-  return cut.trimEnd();
-}
-
-/** Plain text cut to `max` characters with `…` when it had to be cut. */
-export function cutPlain(text: string, max: number): string {
-  const limit = Number.isFinite(max) ? Math.max(0, Math.floor(max)) : 0;
-  if (text.length <= limit) return text;
-  if (limit === 0) return '';
-  return `${cutAtWord(text, limit - 1)}…`;
 }
 
 /** One line of plain text: whitespace runs become one space. */

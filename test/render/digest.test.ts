@@ -37,6 +37,15 @@ const summary = (counts: [number, number, number, number], title?: string): Dige
 const text = (blocks: unknown) => JSON.stringify(blocks);
 
 describe('digestMessage', () => {
+  it('names an untitled post by its words as they are: they were converted once already, so `<b>` in them is text, not a tag', () => {
+    // collectDigest keeps the plain words of a post's content; converting them again as service
+    // content read "<b>" as HTML and dropped it.
+    const words: DigestItem = { ...item(1, ''), title: null, content: 'Wrap it in <b> tags, 2 * 3 * 4' };
+    const message = digestMessage({ ...summary([0, 0, 0, 0]), newPosts: { count: 1, items: [words] } }, {});
+    // (A link label never holds `>`: linkLabel drops it, as for every title.)
+    expect(text(message.blocks)).toContain('|Wrap it in &lt;b tags, 2 * 3 * 4>');
+  });
+
   it('groups with counts, links and "…and N more"', () => {
     const message = digestMessage(summary([120, 3, 0, 7]), {
       channelName: 'engineering',

@@ -7,9 +7,9 @@
 import type { KnownBlock } from '@slack/types';
 import { describe, expect, it } from 'vitest';
 import type { Message, Post } from '../../src/collab/schemas.ts';
+import { contentToMrkdwn } from '../../src/render/content.ts';
 import { messageList, postList } from '../../src/render/lists.ts';
 import { mirroredMessage } from '../../src/render/mirror.ts';
-import { contentToMrkdwn } from '../../src/render/mrkdwn.ts';
 import { postCard } from '../../src/render/postCard.ts';
 import { postUnfurl } from '../../src/render/unfurl.ts';
 import { convertContent } from '../../src/sandbox/emulator/render.ts';

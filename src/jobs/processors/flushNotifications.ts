@@ -1,5 +1,5 @@
 import { md } from '../../render/limits.ts';
-import { escapeMrkdwn } from '../../render/mrkdwn.ts';
+import { escapeMrkdwn } from '../../render/text.ts';
 import type { Processor } from '../context.ts';
 import { flushSchedulerId, isQuiet } from '../notifications.ts';
 

@@ -7,8 +7,8 @@
 
 import type { PostFilters } from '../../../collab/postFilters.ts';
 import { MEMBER_ROLES, type MemberRole } from '../../../collab/schemas.ts';
-import { canonicalTimeZone, parseSchedule } from '../../../jobs/cron.ts';
 import { TEXT_MAX, TITLE_MAX } from '../../../operations/limits.ts';
+import { canonicalTimeZone, parseSchedule } from '../../../operations/schedule.ts';
 import type { ChannelRef, PostRef } from '../../../operations/schemas.ts';
 import { HELP_SUBCOMMANDS, syntaxOf } from '../../../render/help.ts';
 import { titleTooLongText } from '../../../render/modals.ts';

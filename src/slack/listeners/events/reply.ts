@@ -6,7 +6,7 @@
 import type { WebClient } from '@slack/web-api';
 import { TEXT_MAX } from '../../../operations/limits.ts';
 import type { Origin } from '../../../operations/schemas.ts';
-import { slackToMarkdown } from '../../../render/mrkdwn.ts';
+import { slackToMarkdown } from '../../../render/slackMarkdown.ts';
 import type { ListenerDeps } from '../deps.ts';
 import type { MessageEvent } from '../payloads.ts';
 import { slackNames } from '../shared.ts';

@@ -5,7 +5,7 @@
  */
 
 import { createPostModal, suggestedTitle } from '../../../render/modals.ts';
-import { slackToMarkdown } from '../../../render/mrkdwn.ts';
+import { slackToMarkdown } from '../../../render/slackMarkdown.ts';
 import type { ListenerDeps } from '../deps.ts';
 import { encodeMetadata } from '../payloads.ts';
 import { LOOKUP_DEADLINE_MS, permalinkOf, slackNames, withDeadline } from '../shared.ts';

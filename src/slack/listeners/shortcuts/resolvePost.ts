@@ -5,7 +5,7 @@
 
 import { problem } from '../../../render/messages.ts';
 import { resolveModal } from '../../../render/modals.ts';
-import { slackToMarkdown } from '../../../render/mrkdwn.ts';
+import { slackToMarkdown } from '../../../render/slackMarkdown.ts';
 import type { ListenerDeps } from '../deps.ts';
 import { encodeMetadata } from '../payloads.ts';
 import { fromStore, messageShortcut, shortcutWhere, type UsedShortcut } from './message.ts';

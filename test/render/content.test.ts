@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { contentToMrkdwn, escapeMrkdwn, slackToMarkdown, truncate } from '../../src/render/mrkdwn.ts';
+import { contentToMrkdwn } from '../../src/render/content.ts';
+import { escapeMrkdwn } from '../../src/render/text.ts';
 
 describe('escapeMrkdwn', () => {
   it("escapes Slack's three control characters", () => {
@@ -184,115 +185,6 @@ describe('contentToMrkdwn: markdown and plain text', () => {
   it('supports mailto links and refuses other schemes', () => {
     expect(contentToMrkdwn('[mail](mailto:a@b.test) [ftp](ftp://x.test) [data](data:text/html,hi)')).toBe(
       '<mailto:a@b.test|mail> ftp data',
-    );
-  });
-});
-
-describe('truncate', () => {
-  const words = 'lorem ipsum dolor sit amet consectetur adipiscing elit '.repeat(40);
-
-  it('returns short text unchanged', () => {
-    expect(truncate('short', 10)).toBe('short');
-  });
-
-  it('cuts at a word boundary and adds an ellipsis', () => {
-    const out = truncate('alpha beta gamma delta', 14);
-    expect(out).toBe('alpha beta…');
-  });
-
-  it('adds a Read more link that is never cut', () => {
-    const out = truncate(words, 120, { url: 'https://x.test/p/1' });
-    expect(out.length).toBeLessThanOrEqual(120);
-    expect(out.endsWith('… <https://x.test/p/1|Read more>')).toBe(true);
-    expect(truncate(words, 120, { url: 'https://x.test/p/1', label: 'More | here' })).toMatch(
-      /… <https:\/\/x\.test\/p\/1\|More here>$/,
-    );
-  });
-
-  it('drops the link when it does not fit, and ignores unsafe urls', () => {
-    expect(truncate(words, 10, { url: 'https://x.test/a-very-long-url' })).toMatch(/…$/);
-    expect(truncate(words, 100, { url: 'javascript:alert(1)' })).not.toContain('javascript');
-  });
-
-  it('never ends inside a link or an entity', () => {
-    const text = `${'a'.repeat(40)} <https://x.test/long/path|label> &amp; &lt;more&gt;`;
-    for (let max = 1; max < text.length; max++) {
-      const out = truncate(text, max);
-      expect(out.length).toBeLessThanOrEqual(max);
-      const body = out.replace(/…$/, '');
-      expect(body).not.toMatch(/<[^>]*$/);
-      expect(body).not.toMatch(/&[a-z]*$/);
-    }
-  });
-
-  it('closes a code block it cuts', () => {
-    const text = `intro\n\`\`\`\n${'code line\n'.repeat(50)}\`\`\``;
-    const out = truncate(text, 100);
-    expect(out.length).toBeLessThanOrEqual(100);
-    expect(out.split('```').length - 1).toBe(2);
-  });
-
-  it('is never longer than max, for many lengths and inputs (property)', () => {
-    const inputs = [
-      words,
-      'x'.repeat(5000),
-      '😀'.repeat(500),
-      `${'<https://x.test|a> '.repeat(100)}`,
-      '&amp;'.repeat(300),
-    ];
-    for (const input of inputs) {
-      for (let max = 0; max <= 700; max += 7) {
-        for (const more of [undefined, { url: 'https://x.test/p/1' }, { url: null }]) {
-          const out = truncate(input, max, more);
-          expect(out.length).toBeLessThanOrEqual(max);
-          if (input.length > max && max > 0) expect(out).toContain('…');
-          expect(out).not.toMatch(/[\uD800-\uDBFF]$/);
-        }
-      }
-    }
-  });
-});
-
-describe('slackToMarkdown', () => {
-  const names = {
-    user: (id: string) => ({ U123: 'Ada Lovelace' })[id],
-    channel: (id: string) => ({ C9: 'random' })[id],
-  };
-
-  it('turns mentions into names and keeps unknown ids', () => {
-    expect(slackToMarkdown('Hi <@U123> and <@U999>', names)).toBe('Hi @Ada Lovelace and @U999');
-  });
-
-  it('turns channels, links and specials into markdown', () => {
-    expect(
-      slackToMarkdown(
-        '<#C123|general> <#C9> <https://x.test|the doc> <https://y.test> <!here> <!channel>',
-        names,
-      ),
-    ).toBe('#general #random [the doc](https://x.test) https://y.test @here @channel');
-  });
-
-  it('converts formatting and decodes entities', () => {
-    expect(slackToMarkdown('*bold* _it_ ~strike~ a &amp; b &lt;tag&gt; 2*3*4', names)).toBe(
-      '**bold** _it_ ~~strike~~ a & b <tag> 2*3*4',
-    );
-  });
-
-  it('keeps code as it is, decoded', () => {
-    expect(slackToMarkdown('run `a *b* &amp;&amp; c`\n```\n*x* &lt;y&gt;\n```', names)).toBe(
-      'run `a *b* && c`\n```\n*x* <y>\n```',
-    );
-  });
-
-  it('decodes entities inside link urls and labels', () => {
-    expect(slackToMarkdown('<https://x.test/?a=1&amp;b=2|Q &amp; A>', names)).toBe(
-      '[Q & A](https://x.test/?a=1&b=2)',
-    );
-  });
-
-  it('appends the permalink', () => {
-    expect(slackToMarkdown('hello', names, 'https://slack.test/archives/C1/p1')).toBe(
-      'hello\n\n[View in Slack](https://slack.test/archives/C1/p1)',
     );
   });
 });
