@@ -9,7 +9,7 @@ import type { App } from '@slack/bolt';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { CONFIG_DOCS, loadConfig } from '../src/config.ts';
-import { WORKFLOW_STEPS } from '../src/jobs/workflowSteps.ts';
+import { WORKFLOW_STEPS } from '../src/operations/workflowSteps.ts';
 import { INSTALL_PATH, REDIRECT_PATH } from '../src/slack/app.ts';
 import { SUBCOMMANDS } from '../src/slack/listeners/commands/grammar.ts';
 import type { ListenerDeps } from '../src/slack/listeners/deps.ts';

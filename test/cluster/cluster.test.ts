@@ -95,17 +95,19 @@ describe('on a Redis Cluster', () => {
 
   it("keeps a workspace's schedules on its shard, and finds and removes them from any", async () => {
     const [a, b] = [TEAMS[0]!, TEAMS.find((t) => shardOf(t, 6) !== shardOf(TEAMS[0]!, 6))!];
+    // Polls live in the poll schedule (store/pollSchedule.ts); timed work is a job scheduler.
+    const pattern = '0 8 * * *';
     for (const teamId of [a, b]) {
-      await h.bot.schedules.upsert(`${teamId}-feed-C1`, { everyMs: 3_600_000 }, 'pollFeed', {
+      await h.bot.schedules.upsert(`${teamId}-notify-U1`, { pattern, tz: 'UTC' }, 'flushNotifications', {
         teamId,
-        slackChannel: 'C1',
+        userId: 'U1',
       });
-      expect(await h.bot.queue.queueFor(teamId).getJobScheduler(`${teamId}-feed-C1`)).toBeDefined();
+      expect(await h.bot.queue.queueFor(teamId).getJobScheduler(`${teamId}-notify-U1`)).toBeDefined();
     }
     expect((await h.bot.schedules.list('T_SPREAD_')).map((s) => s.id).sort()).toEqual(
-      [`${a}-feed-C1`, `${b}-feed-C1`].sort(),
+      [`${a}-notify-U1`, `${b}-notify-U1`].sort(),
     );
-    expect((await h.bot.schedules.get(`${b}-feed-C1`))?.every).toBe(3_600_000);
+    expect((await h.bot.schedules.get(`${b}-notify-U1`))?.pattern).toBe(pattern);
     expect(await h.bot.schedules.removeByPrefix('T_SPREAD_')).toBe(2);
     expect(await h.bot.schedules.list('T_SPREAD_')).toEqual([]);
   });

@@ -1,10 +1,10 @@
 /**
- * The console's Workflows panel: the app's Workflow Builder steps (src/jobs/workflowSteps.ts),
+ * The console's Workflows panel: the app's Workflow Builder steps (src/operations/workflowSteps.ts),
  * run as Slack runs them — a signed `function_executed` with the inputs and the execution's own
  * token — and what came back through the stand-in's `functions.completeSuccess` / `completeError`.
  */
 import { z } from 'zod';
-import { WORKFLOW_STEPS } from '../../jobs/workflowSteps.ts';
+import { WORKFLOW_STEPS } from '../../operations/workflowSteps.ts';
 import { functionExecuted } from '../slack/payloads.ts';
 import type { SlackStandIn } from '../slack/types.ts';
 

@@ -5,8 +5,8 @@
  * bot the events Slack sends.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WORKFLOW_STEPS } from '../../../src/jobs/workflowSteps.ts';
 import { createLogger } from '../../../src/logger.ts';
+import { WORKFLOW_STEPS } from '../../../src/operations/workflowSteps.ts';
 import { type SandboxConsole, startConsole } from '../../../src/sandbox/console/server.ts';
 import { defaultUsers } from '../../../src/sandbox/slack/index.ts';
 import { type Harness, startHarness, TEAM } from '../../support/harness.ts';
