@@ -23,12 +23,12 @@ export function recentStore(redis: Redis, space: KeySpace) {
   return {
     async record(teamId: string, userId: string, entry: RecentOperation): Promise<void> {
       const k = keys(space, teamId).recent(userId);
-      await redis
-        .multi()
-        .lpush(k, JSON.stringify(entry))
-        .ltrim(k, 0, RECENT_CAP - 1)
-        .expire(k, RECENT_TTL_SECONDS)
-        .exec();
+      // Pipelined in one round trip, not a transaction: a list a moment over its cap is harmless.
+      await Promise.all([
+        redis.lpush(k, JSON.stringify(entry)),
+        redis.ltrim(k, 0, RECENT_CAP - 1),
+        redis.expire(k, RECENT_TTL_SECONDS),
+      ]);
     },
     async list(teamId: string, userId: string, count = 10): Promise<RecentOperation[]> {
       const raw = await redis.lrange(keys(space, teamId).recent(userId), 0, Math.max(0, count - 1));
