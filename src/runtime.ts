@@ -57,7 +57,11 @@ export async function startBot(
   logger: Logger,
   options: StartOptions = {},
 ): Promise<RunningBot> {
-  const producer: Redis = connectRedis(config.redisUrl, 'producer');
+  // A worker's store reads and writes (step log aside) go through the producer connection: in a
+  // process that acks no Slack request, its commands issued in one tick leave in one write.
+  const producer: Redis = connectRedis(config.redisUrl, 'producer', {
+    autoPipelining: config.role === 'worker',
+  });
   const workerConnection: Redis | undefined =
     config.role === 'web' ? undefined : connectRedis(config.redisUrl, 'worker');
   // Enqueues fail fast while Redis is away, so start only once it answers.

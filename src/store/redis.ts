@@ -39,8 +39,15 @@ export function redisOptions(role: ConnectionRole): RedisOptions {
       };
 }
 
-export function connectRedis(url: string, role: ConnectionRole): Redis {
-  const redis = new Redis(url, redisOptions(role));
+export function connectRedis(
+  url: string,
+  role: ConnectionRole,
+  options: { autoPipelining?: boolean } = {},
+): Redis {
+  const redis = new Redis(url, {
+    ...redisOptions(role),
+    ...(options.autoPipelining === undefined ? {} : { enableAutoPipelining: options.autoPipelining }),
+  });
   // Errors are reported by the commands that fail; a listener keeps ioredis from logging them loudly.
   redis.on('error', () => {});
   return redis;

@@ -180,7 +180,7 @@ describe('request budget per service host', () => {
       expect(times[i + 640]! - times[i]!).toBeGreaterThanOrEqual(WINDOW);
     // Most turns of the first, quiet part of a window came from a lease: one member in the log
     // per ask, the others named after it (`…​.2`, `…​.3`).
-    const log = await connections[0]!.zrange(`${prefix}:budget:{${HOST}}:log`, 0, -1);
+    const log = await connections[0]!.zrange(`${prefix}:budget:{${HOST}}:log`, '0', '-1');
     const asked = log.filter((m) => !/\.\d+$/.test(m)).length;
     expect(log.length - asked).toBeGreaterThan(asked);
   });
@@ -202,7 +202,7 @@ describe('request budget per service host', () => {
     clock.set(1000);
     expect(await turn(budget, 'person', 'T1')).toBe(true);
     expect(taken.at(-1)?.at).toBe(1000);
-    const asks = (await connections.at(-1)!.zrangebyscore(log, 1000, 1000)).length;
+    const asks = (await connections.at(-1)!.zrangebyscore(log, '1000', '1000')).length;
     expect(asks).toBeGreaterThanOrEqual(1);
     expect(await connections.at(-1)!.zcard(log)).toBeGreaterThan(logged);
   });
