@@ -57,10 +57,11 @@ export async function startBot(
   logger: Logger,
   options: StartOptions = {},
 ): Promise<RunningBot> {
-  // A worker's store reads and writes (step log aside) go through the producer connection: in a
-  // process that acks no Slack request, its commands issued in one tick leave in one write.
+  // A worker's store reads and writes (step log aside) go through the producer connection: where
+  // a worker runs, its commands issued in one tick leave in one write (a web-only process keeps
+  // each ack's commands unbatched; enqueue is one MULTI either way).
   const producer: Redis = connectRedis(config.redisUrl, 'producer', {
-    autoPipelining: config.role === 'worker',
+    autoPipelining: config.role !== 'web',
   });
   const workerConnection: Redis | undefined =
     config.role === 'web' ? undefined : connectRedis(config.redisUrl, 'worker');
