@@ -19,11 +19,14 @@ import type { ChainableCommander, Result } from 'ioredis';
 import { JOB_SCHEMAS, type JobData, type JobInput, type Operation } from '../operations/schemas.ts';
 import { keys } from '../store/keys.ts';
 import type { Redis } from '../store/redis.ts';
+import { whenReady } from '../store/redis.ts';
 
 export const QUEUE_NAME = 'operations';
 
 /** How long an idempotency claim is held: a day outlives any retry schedule. */
 export const CLAIM_TTL_SECONDS = 24 * 60 * 60;
+/** BullMQ's script that adds a job (neither delayed nor prioritised); its name carries BullMQ's version. */
+const ADD_SCRIPT = 'addStandardJob:';
 
 /**
  * KEYS: claim, the job's deduplication key, the job's key
@@ -93,6 +96,36 @@ export function createOperationsQueue(connection: Redis, settings: QueueSettings
   }
   const jobKey = (jobId: string) => `${settings.prefix}:${QUEUE_NAME}:${jobId}`;
 
+  /**
+   * The connection the MULTI goes on: a second connection of the producer's kind that knows only
+   * the claim and BullMQ's add. ioredis copies every script a connection knows (BullMQ's ~50)
+   * onto each MULTI it makes: on a busy web role that copying was a sixth of its CPU.
+   */
+  let lean: Promise<Redis> | undefined;
+  async function leanConnection(add: string): Promise<Redis> {
+    lean ??= (async () => {
+      const conn = connection.duplicate();
+      conn.on('error', () => {});
+      conn.defineCommand('operationClaim', { numberOfKeys: 3, lua: CLAIM_SCRIPT });
+      const scripts = connection.scriptsSet as Record<string, { lua: string; numberOfKeys: number | null }>;
+      const name = Object.keys(scripts).find((n) => n.startsWith(add));
+      const script = name ? scripts[name] : undefined;
+      if (!name || !script) throw new Error(`BullMQ's ${add} script is not defined on the connection`);
+      conn.defineCommand(name, { lua: script.lua, numberOfKeys: script.numberOfKeys ?? 0 });
+      try {
+        await whenReady(conn, 1500);
+      } catch (error) {
+        // Redis away at the first enqueue: the next one tries again; afterwards the connection
+        // reconnects by itself and, like the producer's, fails fast while Redis is away.
+        conn.disconnect();
+        lean = undefined;
+        throw error;
+      }
+      return conn;
+    })();
+    return lean;
+  }
+
   /** Claim and add in one MULTI; answers whether the claim was this call's. */
   async function claimAndAdd(
     operation: Operation,
@@ -101,8 +134,8 @@ export function createOperationsQueue(connection: Redis, settings: QueueSettings
     jobId: string,
     telemetryMetadata?: string,
   ): Promise<boolean> {
-    // BullMQ's client (its scripts, and a MULTI its add can be queued on) once the queue is ready.
-    const client = await queue.backend.client;
+    // BullMQ's scripts are defined on the connection once the queue is ready.
+    await queue.waitUntilReady();
     const job = new Job(
       queue,
       operation,
@@ -115,10 +148,17 @@ export function createOperationsQueue(connection: Redis, settings: QueueSettings
       },
       jobId,
     );
-    const transaction = client.multi();
-    const multi = transaction as unknown as ChainableCommander;
+    const conn = await leanConnection(ADD_SCRIPT);
+    const multi = conn.multi();
     multi.operationClaim(claimKey, `${jobKey('de')}:${jobId}`, jobKey(jobId), CLAIM_TTL_SECONDS);
-    void job.addJob(transaction).catch(() => {});
+    // BullMQ queues its add on a transaction through `runCommand` (what its own MULTIs have).
+    const transaction = Object.assign(multi, {
+      runCommand(name: string, args: unknown[]) {
+        (multi as unknown as Record<string, (a: unknown[]) => unknown>)[name]!(args);
+        return transaction;
+      },
+    });
+    void job.addJob(transaction as unknown as Parameters<typeof job.addJob>[0]).catch(() => {});
     const results = await multi.exec();
     if (!results) throw new Error('the enqueue transaction was discarded');
     const [claimError, claimed] = results[0] ?? [];
@@ -147,6 +187,7 @@ export function createOperationsQueue(connection: Redis, settings: QueueSettings
     },
     async close() {
       await queue.close();
+      if (lean) (await lean.catch(() => undefined))?.disconnect();
     },
   };
 }
