@@ -15,7 +15,7 @@
  */
 import { createHash } from 'node:crypto';
 import { Job, type JobsOptions, Queue, SpanKind, type Telemetry } from 'bullmq';
-import type { ChainableCommander, Result } from 'ioredis';
+import type { Result } from 'ioredis';
 import { JOB_SCHEMAS, type JobData, type JobInput, type Operation } from '../operations/schemas.ts';
 import { keys } from '../store/keys.ts';
 import type { Redis } from '../store/redis.ts';
@@ -45,9 +45,6 @@ return 0`;
 declare module 'ioredis' {
   interface RedisCommander<Context> {
     operationClaim(claim: string, dedup: string, job: string, ttlSeconds: number): Result<number, Context>;
-  }
-  interface ChainableCommander {
-    operationClaim(claim: string, dedup: string, job: string, ttlSeconds: number): ChainableCommander;
   }
 }
 
