@@ -1,10 +1,11 @@
 /**
- * The enqueue's idempotency claim. Claim and add now go to Redis in one MULTI, so a claim
- * without its job can no longer be made; one left `pending` by an earlier version (whose claim
- * and add were two round trips that a Redis restart could cut apart, found while building the
- * fault suite, test/faults/) must still let the person's retry be queued, not taken for a
- * duplicate ("Already on it") of a job that does not exist. A duplicate after the job record
- * was trimmed adds nothing: the claim holds BullMQ's add back.
+ * The enqueue's idempotency claim against the failures a Redis restart or a slow Redis causes
+ * between the claim and the add (found while building the fault suite, test/faults/):
+ * - the claim's `SET NX` ran but its answer was lost (the connection dropped; ioredis resends
+ *   it, or the command timed out client-side) and so the job was never added;
+ * - the add failed, and so did the release of the claim (Redis was away for both).
+ * Either way the person heard "try again" — and their retry must then be queued, not taken for
+ * a duplicate ("Already on it") of a job that does not exist.
  */
 import { randomBytes } from 'node:crypto';
 import { Queue } from 'bullmq';
@@ -45,9 +46,9 @@ describe('enqueue: the idempotency claim never swallows an operation', () => {
 
   const key = () => `k-${randomBytes(6).toString('hex')}`;
 
-  it('a claim left pending without its job (by an earlier version) lets the retry queue it', async () => {
+  it('a claim whose job was never added (its answer lost, or the add failed) lets the retry queue it', async () => {
     const idempotencyKey = key();
-    // What a first attempt of the two-round-trip enqueue left when Redis went away between them.
+    // What a first attempt leaves behind when Redis went away between the claim and the add.
     const first = await ops.enqueue('resolvePost', data, { idempotencyKey });
     const claimKey = keys({ prefix }, TEAM).claim(first.jobId);
     await ops.queue.obliterate({ force: true });
