@@ -6,7 +6,7 @@
  * response_url, nothing else.
  *
  *   npm run build && npm run bench:outcome -- [--rates 20,50,200] [--seconds 20] [--latency 100]
- *                                             [--concurrency N] [--no-write]
+ *                                             [--concurrency N] [--no-write] [--prof DIR]
  *
  * Open-loop load: requests leave on a fixed schedule whatever the answers do, and every latency is
  * measured from the request's scheduled time, so queueing cannot hide. The bot runs on a
@@ -34,6 +34,8 @@ const { values } = parseArgs({
     /** WORKER_CONCURRENCY of the bot, or several (comma separated) run one after the other; default: the bot's own default */
     concurrency: { type: 'string', default: 'default' },
     'no-write': { type: 'boolean', default: false },
+    /** a directory: the bot writes a CPU profile there (node --cpu-prof) */
+    prof: { type: 'string' },
   },
 });
 const RATES = values.rates.split(',').map(Number);
@@ -160,12 +162,21 @@ async function bot(rate: number, concurrency: string): Promise<Row> {
     ALLOW_INSECURE_COLLAB_URL: 'true',
     COLLAB_RATE_LIMIT: '1000000',
     REDIS_URL: redisServer.url,
+    // the benchmark's own Redis keeps nothing on disk: production mode would refuse it
+    REDIS_ALLOW_VOLATILE: 'true',
     QUEUE_PREFIX: `bench-${randomBytes(4).toString('hex')}`,
     PORT: String(port),
     LOG_LEVEL: 'warn',
     ...(concurrency === 'default' ? {} : { WORKER_CONCURRENCY: concurrency }),
   };
-  const child = await startChild('src/main.ts', [], env, port, 'js');
+  const child = await startChild(
+    'src/main.ts',
+    [],
+    env,
+    port,
+    'js',
+    values.prof ? ['--cpu-prof', '--cpu-prof-dir', values.prof] : [],
+  );
   const pool = new Pool(`http://127.0.0.1:${port}`, { connections: 512 });
   const command = async (id: string, i: number): Promise<number> => {
     const body = slashCommandBody({

@@ -5,6 +5,7 @@
  *
  *   npm run bench:worker -- [--jobs 4000] [--concurrency 1,4,16,64] [--processes 1,2,4]
  *                           [--runtime tsx|js] [--overhead 1000] [--prof DIR] [--no-write]
+ *                           [--trips-only]
  *
  * 1. throughput: `--jobs` resolvePost operations are enqueued (paused queue), N worker processes
  *    (`src/main.ts --role=worker`, real processors) start, the queue resumes, and the clock runs
@@ -53,6 +54,8 @@ const { values } = parseArgs({
     /** a directory: the worker processes write CPU profiles there (node --cpu-prof) */
     prof: { type: 'string' },
     'no-write': { type: 'boolean', default: false },
+    /** only the round trips per operation (bot and floor), nothing written */
+    'trips-only': { type: 'boolean', default: false },
   },
 });
 const JOBS = Number(values.jobs);
@@ -284,59 +287,85 @@ async function overhead() {
   return { direct: d, queued: q };
 }
 
-/** Client round trips per operation (MONITOR; commands inside Lua scripts are not round trips). */
-async function roundTrips(ops: number) {
+/**
+ * Client round trips per operation, one operation at a time (so that no two operations share a
+ * write): Redis's `total_reads_processed` counts the requests it read from its clients, and a
+ * client's round trip is one request (a pipeline, a MULTI … EXEC or ioredis's auto-pipelined
+ * commands sent in one write are one). First enqueues alone (the queue paused, no worker yet),
+ * then enqueue → the worker → its outcome at the Slack stand-in, one after the other; the
+ * worker's share is the rest. Also counted: the commands Redis ran per operation outside scripts.
+ */
+async function roundTrips(ops: number, variant: 'bot' | 'floor') {
   const prefix = `br-${randomBytes(4).toString('hex')}`;
-  const monitor = connectRedis(redisServer.url, 'worker');
-  const lines: string[] = [];
-  const mon = await monitor.monitor();
-  mon.on('monitor', (_time: string, args: string[], source: string) => {
-    if (source.includes('lua')) return;
-    lines.push(args[0]?.toLowerCase() ?? '?');
-  });
   const producer = connectRedis(redisServer.url, 'producer');
   await whenReady(producer, 10_000);
   const queue = createOperationsQueue(producer, settings(prefix));
   await queue.queue.pause();
-  lines.length = 0;
-  await fill(queue, ops);
-  const enqueue = lines.length / ops;
-  const enqueueByCommand = countBy(lines);
-  const [child] = await Promise.all([startWorkerChild(workerEnv(prefix, 16), RUNTIME)]);
-  lines.length = 0;
+  const reads = async () => {
+    const info = await admin.info('stats');
+    return Number(/total_reads_processed:(\d+)/.exec(info)?.[1] ?? 0);
+  };
+  const calls = async () => [...(await commandStats()).values()].reduce((a, b) => a + b, 0);
+  let n = 0;
+  const enqueueOne = async () => {
+    const id = `${prefix}-${n++}`;
+    await queue.enqueue(
+      'resolvePost',
+      { origin: { ...origin(0), responseUrl: slack.responseUrl(id) }, post: { id: postId } },
+      { idempotencyKey: `rt-${randomBytes(6).toString('hex')}` },
+    );
+    return id;
+  };
+  // each INFO is one read and one command of its own
+  const r0 = await reads();
+  for (let i = 0; i < ops; i++) await enqueueOne();
+  const enqueue = ((await reads()) - r0 - 1) / ops;
+  await queue.queue.obliterate({ force: true });
   await queue.queue.resume();
-  for (;;) {
-    const counts = await queue.queue.getJobCounts('wait', 'active', 'delayed', 'prioritized');
-    if (Object.values(counts).reduce((a, b) => a + b, 0) === 0) break;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  const worker = lines.length / ops;
-  const workerByCommand = countBy(lines);
-  await stopChild(child!);
-  mon.disconnect();
-  monitor.disconnect();
+  const child =
+    variant === 'floor'
+      ? await startFloorChild(workerEnv(prefix, 16))
+      : await startWorkerChild(workerEnv(prefix, 16), RUNTIME);
+  const one = async () => {
+    const id = await enqueueOne();
+    const path = `/response/${encodeURIComponent(id)}`;
+    await slack.waitFor((call) => call.method === 'response_url' && call.path === path, {
+      timeoutMs: 30_000,
+    });
+  };
+  for (let i = 0; i < 20; i++) await one();
+  await new Promise((r) => setTimeout(r, 100));
+  const r1 = await reads();
+  const c1 = await calls();
+  for (let i = 0; i < ops; i++) await one();
+  await new Promise((r) => setTimeout(r, 100));
+  const r2 = await reads();
+  const c2 = await calls();
+  const worker = (r2 - r1 - 1) / ops - enqueue;
+  const commands = (c2 - c1 - 1) / ops;
+  await stopChild(child);
   await queue.queue.obliterate({ force: true }).catch(() => {});
   await queue.close();
   producer.disconnect();
-  const per = (m: Map<string, number>) =>
-    [...m.entries()]
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, 8)
-      .map(([k, n]) => `${k} ${round(n / ops, 2)}`)
-      .join(', ');
   log(
-    `round trips per operation: enqueue ${round(enqueue, 2)} (${per(enqueueByCommand)}), worker ${round(worker, 2)}`,
+    `${variant}: round trips per operation: enqueue ${round(enqueue, 2)}, worker ${round(worker, 2)}; commands per operation (enqueue and worker, incl. in scripts) ${round(commands, 2)}`,
   );
-  return { enqueue, worker, enqueueTop: per(enqueueByCommand), workerTop: per(workerByCommand) };
-}
-
-function countBy(values: string[]): Map<string, number> {
-  const m = new Map<string, number>();
-  for (const v of values) m.set(v, (m.get(v) ?? 0) + 1);
-  return m;
+  return { enqueue, worker, commands };
 }
 
 try {
+  if (values['trips-only']) {
+    await roundTrips(200, 'bot');
+    await roundTrips(200, 'floor');
+  } else await full();
+} finally {
+  admin.disconnect();
+  await emulator.close();
+  await slack.close();
+  await redisServer.stop();
+}
+
+async function full() {
   const byConcurrency: Throughput[] = [];
   const floors: Throughput[] = [];
   for (const c of CONCURRENCIES) {
@@ -351,7 +380,8 @@ try {
   const scaling: Throughput[] = [];
   for (const p of PROCESSES) scaling.push(await throughput(p, 16));
   const over = await overhead();
-  const trips = await roundTrips(500);
+  const trips = await roundTrips(200, 'bot');
+  const floorTrips = await roundTrips(200, 'floor');
 
   const report = [
     `### Worker throughput, scaling, queue overhead, Redis commands — ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC`,
@@ -376,15 +406,17 @@ try {
     `Commandstats per operation, worker phase at concurrency 16 (top): ${byConcurrency.find((r) => r.concurrency === 16)?.workerCommands.top ?? scaling[0]?.workerCommands.top ?? '–'}.`,
     `Commandstats per enqueue (top): ${byConcurrency[0]?.enqueueCommands.top ?? '–'}.`,
     '',
-    `Client round trips per operation (MONITOR, 500 operations): enqueue ${round(trips.enqueue, 2)} (${trips.enqueueTop}; the floor is 1), worker ${round(trips.worker, 2)} (${trips.workerTop}).`,
+    `The bot's own Redis commands per operation in the worker, beyond what the floor's BullMQ needs (commandstats, incl. in scripts): ${byConcurrency
+      .map(
+        (r, i) =>
+          `c${r.concurrency} ${round(r.workerCommands.total - (floors[i]?.workerCommands.total ?? 0), 2)}`,
+      )
+      .join(', ')}.`,
+    '',
+    `Client round trips per operation (Redis's total_reads_processed, 200 operations one at a time; a pipeline, MULTI or auto-pipelined batch is one): enqueue ${round(trips.enqueue, 2)} (the floor is 1); worker: bot ${round(trips.worker, 2)}, floor ${round(floorTrips.worker, 2)} — the bot's own ${round(trips.worker - floorTrips.worker, 2)}. Redis commands per operation one at a time (enqueue and worker, incl. in scripts): bot ${round(trips.commands, 2)}, floor ${round(floorTrips.commands, 2)}.`,
     '',
     `Queue overhead, one operation at a time (${OVERHEAD_OPS} each): direct client call p50 ${round(over.direct.p50)} / p95 ${round(over.direct.p95)} / p99 ${round(over.direct.p99)} ms; enqueue → worker → completed with the same call p50 ${round(over.queued.p50)} / p95 ${round(over.queued.p95)} / p99 ${round(over.queued.p99)} ms; overhead p50 ${round(over.queued.p50 - over.direct.p50)} ms.`,
   ].join('\n');
   log(`\n${report}\n`);
   if (!values['no-write']) await appendFile(new URL('../BENCHMARKS.md', import.meta.url), `\n${report}\n`);
-} finally {
-  admin.disconnect();
-  await emulator.close();
-  await slack.close();
-  await redisServer.stop();
 }

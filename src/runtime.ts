@@ -62,7 +62,12 @@ export async function startBot(
   logger: Logger,
   options: StartOptions = {},
 ): Promise<RunningBot> {
-  const producer: Redis = connectRedis(config.redis, 'producer');
+  // A worker's store reads and writes (step log aside) go through the producer connection: where
+  // a worker runs, its commands issued in one tick leave in one write (a web-only process keeps
+  // each ack's commands unbatched).
+  const producer: Redis = connectRedis(config.redis, 'producer', {
+    autoPipelining: config.role !== 'web',
+  });
   const workerConnection: Redis | undefined =
     config.role === 'web' ? undefined : connectRedis(config.redis, 'worker');
   // Enqueues fail fast while Redis is away, so start only once it answers.

@@ -48,12 +48,13 @@ export async function startChild(
   env: Record<string, string>,
   port: number,
   runtime: Runtime = 'tsx',
+  nodeArgs: string[] = [],
 ) {
   const { file, execArgv } = entryFor(entry, runtime);
   const child = fork(file, args, {
     cwd: ROOT,
     env: { ...process.env, ...env },
-    execArgv,
+    execArgv: [...nodeArgs, ...execArgv],
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
   const deadline = Date.now() + 30_000;

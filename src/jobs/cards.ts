@@ -151,13 +151,20 @@ export async function updateCards(
   note?: string,
   extra?: CardRef,
 ): Promise<number> {
-  const card = postCard(post, note === undefined ? {} : { note });
-  const cards = await ctx.store.cards.cardsOfPost(ctx.teamId, post.id);
+  // One round trip: the cards to update, and what the cards will show (the url and the state a
+  // feed compares with; written whatever Slack answers below, as before).
+  const [cards] = await Promise.all([
+    ctx.store.cards.cardsOfPost(ctx.teamId, post.id),
+    ctx.store.urls.remember(ctx.teamId, post.url, post.id),
+    rememberShown(ctx, post),
+  ]);
   const targets = [...cards];
   const isExtra =
     extra !== undefined && !cards.some((c) => c.slackChannel === extra.slackChannel && c.ts === extra.ts);
   if (extra && isExtra) targets.push(extra);
   let updated = 0;
+  if (targets.length === 0) return updated;
+  const card = postCard(post, note === undefined ? {} : { note });
   for (const target of targets) {
     try {
       await ctx.slack.chat.update({
@@ -174,7 +181,5 @@ export async function updateCards(
       if (GONE.has(code) && target !== extra) await ctx.store.cards.forgetCard(ctx.teamId, post.id, target);
     }
   }
-  await ctx.store.urls.remember(ctx.teamId, post.url, post.id);
-  await rememberShown(ctx, post);
   return updated;
 }

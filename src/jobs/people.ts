@@ -11,6 +11,8 @@ import { UserError } from './errors.ts';
 
 /** Slack profiles are cached this long. */
 const PROFILE_TTL_SECONDS = 3600;
+/** …and held in the worker's memory this long, so most operations read no profile from Redis. */
+const PROFILE_MEMO_MS = 60_000;
 
 export interface SlackPerson {
   id: string;
@@ -27,7 +29,7 @@ export interface SlackPerson {
  */
 export async function slackPerson(ctx: ProcessorContext, userId: string): Promise<SlackPerson> {
   const cacheName = `slack-user:${userId}`;
-  const cached = await ctx.store.cache.get<SlackPerson>(ctx.teamId, cacheName);
+  const cached = await ctx.store.cache.get<SlackPerson>(ctx.teamId, cacheName, { memoMs: PROFILE_MEMO_MS });
   if (cached && typeof cached.name === 'string') return cached;
   try {
     const res = await ctx.slack.users.info({ user: userId });

@@ -16,13 +16,22 @@
  * Redis script that goes through only while this run still holds the job's BullMQ lock (and
  * extends it). A run that lost its lock — Redis was away or the process froze longer than the
  * lock, and the stalled check handed the job to another run — stops at its next step with
- * {@link LockLostError}: it neither starts an effect nor overwrites the new run's log. The send
+ * {@link LockLostError}: it neither starts an effect nor overwrites the new run's log.
+ *
+ * Lean writes. A mark that must be durable before anything else happens — a step *started*
+ * before its send, the check before a step without a recover, anything the worker writes before
+ * it tells or moves the job — is written (and fenced) at once. A step's *done* mark is not: it
+ * rides on the next write of the log (the next step's start, or the worker's write when the run
+ * fails), since until then nothing depends on it — a run that dies first finds the step started,
+ * not done, and recovers it as it would had the answer been lost. A run that completes needs no
+ * more of its log (the job never runs again), so its last done mark is never written. The send
  * it may have had in flight is covered by the started mark's `until` (the latest moment that
  * send can still be answered): a run that finds a started step waits until then before it
  * recovers, so it never looks for an effect that is still on its way.
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Job } from 'bullmq';
+import type { Result } from 'ioredis';
 import { isCollabError } from '../collab/errors.ts';
 import type { Redis } from '../store/redis.ts';
 
@@ -107,6 +116,26 @@ redis.call('PEXPIRE', KEYS[2], ARGV[2])
 if ARGV[3] ~= '' then redis.call('HSET', KEYS[1], 'progress', ARGV[3]) end
 return 1`;
 
+declare module 'ioredis' {
+  interface RedisCommander<Context> {
+    stepLogFence(
+      job: string,
+      lock: string,
+      token: string,
+      lockMs: string,
+      progress: string,
+    ): Result<number, Context>;
+  }
+}
+
+/** The fence as a defined command: sent by its SHA (EVALSHA), not its text, on every write. */
+function withFence(connection: Redis): Redis {
+  if (typeof (connection as Partial<Redis>).stepLogFence !== 'function') {
+    connection.defineCommand('stepLogFence', { numberOfKeys: 2, lua: FENCE_SCRIPT });
+  }
+  return connection;
+}
+
 export interface FenceSettings {
   /** the Redis of the queue */
   connection: Redis;
@@ -133,10 +162,12 @@ export interface StepEvents {
 /** The step log of one run of a job, its writes fenced by the run's lock `token`. */
 export interface StepLogOfRun {
   read(): StepLog;
-  /** writes the log; throws LockLostError when this run no longer holds the job */
+  /** writes the log durably (with any deferred mark); throws LockLostError when this run no longer holds the job */
   write(log: StepLog): Promise<void>;
-  /** checks (and extends) the lock; throws LockLostError when lost */
+  /** checks (and extends) the lock, writing a deferred mark if there is one; throws LockLostError when lost */
   fence(): Promise<void>;
+  /** writes a deferred mark, if there is one (before a run ends other than by completing) */
+  flush(): Promise<void>;
   once: Once;
 }
 
@@ -156,31 +187,45 @@ export function stepLogOf(
   const now = settings.now ?? Date.now;
   const jobKey = `${settings.prefix}:${settings.queueName}:${job.id}`;
 
+  const connection = withFence(settings.connection);
+  const lockMs = String(settings.lockMs);
+  /** the log in job.progress holds a mark not written to Redis yet */
+  let deferred = false;
+
   async function fenced(progress: string): Promise<void> {
     if (token === undefined) {
       // A job run without a lock (never by the worker): unfenced, as BullMQ itself would write it.
       if (progress !== '') await job.updateProgress(JSON.parse(progress) as object);
       return;
     }
-    const held = await settings.connection.eval(
-      FENCE_SCRIPT,
-      2,
-      jobKey,
-      `${jobKey}:lock`,
-      token,
-      String(settings.lockMs),
-      progress,
-    );
+    const held = await connection.stepLogFence(jobKey, `${jobKey}:lock`, token, lockMs, progress);
     if (held !== 1) throw new LockLostError(job.id);
+  }
+
+  async function writeNow(value: StepLog): Promise<void> {
+    deferred = false;
+    try {
+      await fenced(JSON.stringify(value));
+    } catch (error) {
+      deferred = true;
+      throw error;
+    }
+    job.progress = value as unknown as object;
+  }
+
+  /** Keeps the mark in memory; the next durable write carries it. */
+  function defer(value: StepLog): void {
+    job.progress = value as unknown as object;
+    deferred = true;
   }
 
   const log: StepLogOfRun = {
     read: () => readLog(job),
-    async write(value) {
-      await fenced(JSON.stringify(value));
-      job.progress = value as unknown as object;
+    write: (value) => writeNow(value),
+    fence: () => (deferred ? writeNow(readLog(job)) : fenced('')),
+    flush: async () => {
+      if (deferred) await writeNow(readLog(job));
     },
-    fence: () => fenced(''),
     async once<T>(name: string, run: () => Promise<T>, recover?: () => Promise<T | undefined>) {
       const current = readLog(job);
       const step = current.steps[name];
@@ -201,7 +246,7 @@ export function stepLogOf(
         );
         if (found !== undefined) {
           current.steps[name] = { started: true, done: true, value: found, landed: true };
-          await log.write(current);
+          defer(current);
           return found;
         }
       }
@@ -245,7 +290,7 @@ export function stepLogOf(
       }
       const after = readLog(job);
       after.steps[name] = { started: true, done: true, value, ...(recover ? { landed: true as const } : {}) };
-      await log.write(after);
+      defer(after);
       return value;
     },
   };

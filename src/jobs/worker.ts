@@ -205,6 +205,9 @@ export function createWorker(deps: WorkerDeps): Worker {
   ) {
     // This run lost the job to another run: it must not write, tell or move anything.
     if (isLockLost(error)) throw error;
+    // The run ends without completing: the log's deferred done mark goes to Redis first, so the
+    // next run skips what this one finished (steps.ts).
+    await steps.flush();
     // Waiting for its turn on a post (another comment is in flight): no attempt spent, nobody told.
     if (isWaitTurn(error) && token) {
       await job.moveToDelayed(now() + error.retryAfterMs, token);

@@ -21,6 +21,15 @@
  *   and keeps it here for App Home and /metrics; it reads the counters of background requests
  *   this script keeps.
  *
+ * - Leases: while the window is less than half full, a process takes a few turns at once
+ *   (as many as it took in the last lease period, up to `limit / 64`, at most 32) and spends them
+ *   within `LEASE_MS`; what it has not spent by then is dropped, never carried on. So a busy
+ *   worker asks Redis for one turn in many, while fair shares and people's precedence (which
+ *   only bite past half the window) work turn by turn as before. A leased turn is logged when it
+ *   is leased and sent up to `LEASE_MS` later, so the log is read over `windowMs + LEASE_MS`
+ *   whenever leases are on: no window of `windowMs` ever holds more than `limit` sends.
+ *   A budget too small to lease (`limit` under 128) takes every turn on its own, as before.
+ *
  * Every key of one host shares the hash tag `{host}`: one slot on a Redis Cluster.
  */
 
@@ -68,10 +77,22 @@ export interface HostBudget extends RequestBudget {
   hosts(): string[];
 }
 
+/** How long a leased turn may wait in its process before it is dropped. */
+export const LEASE_MS = 250;
+/** The most turns one lease takes. */
+const LEASE_CAP = 32;
+
+/** Turns one lease may take for a budget of `limit` (1: no leases). */
+export function leaseMax(limit: number): number {
+  return Math.max(1, Math.min(LEASE_CAP, Math.floor(limit / 64)));
+}
+
 /**
  * KEYS: log, pause, personWaiting, teamLog, teams, bgCount
- * ARGV: now, windowMs, laneLimit, personLane (1/0), team, member, personLimit
- * Answers {0 (the turn is taken) or the ms to wait, the time the log counts it at}.
+ * ARGV: now, windowMs, laneLimit, personLane (1/0), team, member, personLimit, want
+ * Answers {0 (the turn is taken) or the ms to wait, the time the log counts it at, turns taken}:
+ * `want` turns (a lease; members `member`, `member.1`, …) while the window stays under half the
+ * limit, else one.
  */
 const TAKE = `
 local now = tonumber(ARGV[1])
@@ -81,6 +102,7 @@ local person = ARGV[4] == '1'
 local team = ARGV[5]
 local member = ARGV[6]
 local personLimit = tonumber(ARGV[7])
+local want = tonumber(ARGV[8] or '1')
 local function untilNow(key)
   local at = tonumber(redis.call('GET', key) or '0')
   return at - now
@@ -91,10 +113,10 @@ end
 local newest = redis.call('ZRANGE', KEYS[1], -1, -1, 'WITHSCORES')
 if newest[2] and tonumber(newest[2]) > now then now = tonumber(newest[2]) end
 local paused = untilNow(KEYS[2])
-if paused > 0 then return {paused, now} end
+if paused > 0 then return {paused, now, 0} end
 if not person then
   local waiting = untilNow(KEYS[3])
-  if waiting > 0 then return {waiting, now} end
+  if waiting > 0 then return {waiting, now, 0} end
 end
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
 local count = redis.call('ZCARD', KEYS[1])
@@ -118,7 +140,16 @@ if count >= laneLimit then
       redis.call('SET', KEYS[3], tostring(endAt), 'PX', window)
     end
   end
-  return {wait, now}
+  return {wait, now, 0}
+end
+-- A lease only while the window stays under half of it (fair shares and people's precedence
+-- never come into play there); else one turn.
+local n = 1
+if want > 1 and (count + want) * 2 < math.min(personLimit, laneLimit) then n = want end
+local members = {}
+for i = 1, n do
+  members[#members + 1] = now
+  members[#members + 1] = i == 1 and member or (member .. '.' .. i)
 end
 if person and team ~= '' then
   redis.call('ZREMRANGEBYSCORE', KEYS[5], '-inf', now - window)
@@ -128,20 +159,20 @@ if person and team ~= '' then
     if not redis.call('ZSCORE', KEYS[5], team) then active = active + 1 end
     local share = math.ceil(personLimit / active)
     local mine = redis.call('ZCARD', KEYS[4])
-    if mine >= share then return {waitFor(KEYS[4], mine, share), now} end
+    if mine >= share then return {waitFor(KEYS[4], mine, share), now, 0} end
   end
-  redis.call('ZADD', KEYS[4], now, member)
+  redis.call('ZADD', KEYS[4], unpack(members))
   redis.call('PEXPIRE', KEYS[4], window)
   redis.call('ZADD', KEYS[5], now, team)
   redis.call('PEXPIRE', KEYS[5], window)
 end
-redis.call('ZADD', KEYS[1], now, member)
+redis.call('ZADD', KEYS[1], unpack(members))
 redis.call('PEXPIRE', KEYS[1], window)
 if not person then
-  redis.call('INCR', KEYS[6])
+  redis.call('INCRBY', KEYS[6], n)
   redis.call('PEXPIRE', KEYS[6], window * 2)
 end
-return {0, now}
+return {0, now, n}
 `;
 
 declare module 'ioredis' {
@@ -160,7 +191,8 @@ declare module 'ioredis' {
       team: string,
       member: string,
       personLimit: number,
-    ): Result<[number, number], Context>;
+      want: number,
+    ): Result<[number, number, number], Context>;
   }
 }
 
@@ -202,13 +234,62 @@ export function createBudget(
   const unique = `${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
   const backgroundLimit = Math.max(1, settings.limit - settings.personReserve);
   const laneLimit = (lane: BudgetLane) => (lane === 'person' ? settings.limit : backgroundLimit);
+  const maxLease = leaseMax(settings.limit);
+  // Leased turns are sent up to LEASE_MS after the log counts them: the log is read over that much more.
+  const logWindowMs = settings.windowMs + (maxLease > 1 ? LEASE_MS : 0);
 
-  async function ask(host: string, scope: BudgetScope): Promise<number> {
+  /** Turns this process holds, per host, lane and team; spent by `take`, dropped when stale. */
+  interface Lease {
+    left: number;
+    until: number;
+    loggedAt: number;
+    /** when this process took its last turns here (to size the next lease by the demand) */
+    recent: number[];
+    /** a lease being asked for: other takers wait for it rather than ask too */
+    asking?: Promise<void> | undefined;
+  }
+  const leases = new Map<string, Lease>();
+
+  function leaseOf(host: string, scope: BudgetScope): Lease {
+    const key = `${host}\n${scope.lane}\n${scope.teamId ?? ''}`;
+    let lease = leases.get(key);
+    if (!lease) {
+      lease = { left: 0, until: 0, loggedAt: 0, recent: [] };
+      leases.set(key, lease);
+      // Bounded: a lease per host, lane and team this process sent for; the oldest go first.
+      if (leases.size > 10_000) leases.delete(leases.keys().next().value as string);
+    }
+    return lease;
+  }
+
+  /** Spends a turn of the lease, if it holds one still fresh. */
+  function spend(host: string, scope: BudgetScope, lease: Lease): boolean {
+    const at = now();
+    if (lease.left <= 0 || at >= lease.until) return false;
+    lease.left -= 1;
+    lease.recent.push(at);
+    if (lease.recent.length > maxLease) lease.recent.shift();
+    // A leased turn is sent now: told at this time (never earlier than the log counts it).
+    deps.onTaken?.(host, scope.lane, Math.max(at, lease.loggedAt));
+    return true;
+  }
+
+  /** As many turns as this process took here in the last lease period, and one more. */
+  function demand(lease: Lease): number {
+    const since = now() - LEASE_MS;
+    return Math.min(maxLease, 1 + lease.recent.filter((t) => t > since).length);
+  }
+
+  async function ask(
+    host: string,
+    scope: BudgetScope,
+    want = 1,
+  ): Promise<{ waitMs: number; taken: number; at: number; loggedAt: number }> {
     const k = budgetKeys(space, host);
     const at = now();
     const member = `${at}-${unique}-${sequence++}`;
     const window = Math.floor(at / settings.windowMs);
-    const [waitMs, loggedAt] = await redis.budgetTake(
+    const [waitMs, loggedAt, taken] = await redis.budgetTake(
       k.log,
       k.pause,
       k.personWaiting,
@@ -216,15 +297,51 @@ export function createBudget(
       k.teams,
       k.bg(window),
       at,
-      settings.windowMs,
+      logWindowMs,
       laneLimit(scope.lane),
       scope.lane === 'person' ? '1' : '0',
       scope.teamId ?? '',
       member,
       settings.limit,
+      want,
     );
     if (Number(waitMs) <= 0) deps.onTaken?.(host, scope.lane, Number(loggedAt));
-    return Number(waitMs);
+    return { waitMs: Number(waitMs), taken: Number(taken ?? 1), at, loggedAt: Number(loggedAt) };
+  }
+
+  /**
+   * One turn from a lease (asking Redis for one when the lease is spent, one ask at a time per
+   * lease); answers 0 when the turn is taken, else the ms to wait.
+   */
+  async function leased(host: string, scope: BudgetScope): Promise<number> {
+    const lease = leaseOf(host, scope);
+    for (;;) {
+      if (spend(host, scope, lease)) return 0;
+      if (!lease.asking) break;
+      await lease.asking;
+    }
+    let result: { waitMs: number; taken: number; at: number; loggedAt: number } | undefined;
+    const asking = (async () => {
+      result = await ask(host, scope, demand(lease));
+      if (result.waitMs <= 0 && result.taken > 1) {
+        // The first of the turns is this taker's; the rest wait in the lease for the next ones.
+        lease.left = result.taken - 1;
+        lease.until = result.at + LEASE_MS;
+        lease.loggedAt = result.loggedAt;
+      }
+    })();
+    lease.asking = asking;
+    try {
+      await asking;
+    } finally {
+      if (lease.asking === asking) lease.asking = undefined;
+    }
+    const { waitMs } = result ?? { waitMs: 1 };
+    if (waitMs <= 0) {
+      lease.recent.push(now());
+      if (lease.recent.length > maxLease) lease.recent.shift();
+    }
+    return waitMs;
   }
 
   return {
@@ -233,7 +350,7 @@ export function createBudget(
       const maxWaitMs = scope.maxWaitMs ?? settings.maxWaitMs ?? DEFAULT_BUDGET.maxWaitMs!;
       const deadline = now() + maxWaitMs;
       for (;;) {
-        const waitMs = Number(await ask(host, scope));
+        const waitMs = maxLease > 1 ? await leased(host, scope) : (await ask(host, scope)).waitMs;
         if (waitMs <= 0) return;
         if (now() + waitMs > deadline) {
           throw new CollabError({
@@ -250,6 +367,8 @@ export function createBudget(
     },
     async refused(host, retryAfterMs) {
       const k = budgetKeys(space, host);
+      // The host is paused: turns this process leased from it are not spent.
+      for (const [key, lease] of leases) if (key.startsWith(`${host}\n`)) lease.left = 0;
       // Brief: the refused job itself waits the whole Retry-After; the host only holds back a moment.
       const pauseMs = Math.max(1, Math.min(retryAfterMs ?? settings.pauseMs, settings.pauseMs));
       // The key holds when the pause ends (the clock every process compares with); it expires later.

@@ -12,12 +12,12 @@ export function cappedList<S extends z.ZodType>(
 ) {
   return {
     async push(key: string, entry: z.infer<S>): Promise<void> {
-      const write = redis
-        .multi()
-        .lpush(key, JSON.stringify(entry))
-        .ltrim(key, 0, options.cap - 1);
-      if (options.ttlSeconds !== undefined) write.expire(key, options.ttlSeconds);
-      await write.exec();
+      // Pipelined in one round trip, not a transaction: a list a moment over its cap is harmless.
+      await Promise.all([
+        redis.lpush(key, JSON.stringify(entry)),
+        redis.ltrim(key, 0, options.cap - 1),
+        ...(options.ttlSeconds !== undefined ? [redis.expire(key, options.ttlSeconds)] : []),
+      ]);
     },
     async newest(key: string, count: number): Promise<Array<z.infer<S>>> {
       const raw = await redis.lrange(key, 0, Math.max(0, count - 1));

@@ -58,13 +58,28 @@ export function redisOptions(role: ConnectionRole): RedisOptions {
       };
 }
 
-export function connectRedis(url: string, role: ConnectionRole): SingleRedis;
-export function connectRedis(target: string | RedisTarget, role: ConnectionRole): Redis;
-export function connectRedis(target: string | RedisTarget, role: ConnectionRole): Redis {
+/** `autoPipelining`: commands issued in one tick leave in one write (see runtime.ts). */
+export interface ConnectOptions {
+  autoPipelining?: boolean;
+}
+
+export function connectRedis(url: string, role: ConnectionRole, options?: ConnectOptions): SingleRedis;
+export function connectRedis(
+  target: string | RedisTarget,
+  role: ConnectionRole,
+  options?: ConnectOptions,
+): Redis;
+export function connectRedis(
+  target: string | RedisTarget,
+  role: ConnectionRole,
+  options: ConnectOptions = {},
+): Redis {
   const { url, cluster } = typeof target === 'string' ? { url: target, cluster: undefined } : target;
+  const pipelining =
+    options.autoPipelining === undefined ? {} : { enableAutoPipelining: options.autoPipelining };
   const redis: Redis = cluster
-    ? new Cluster(cluster.nodes, clusterOptions(url, cluster, role))
-    : new SingleRedis(url, redisOptions(role));
+    ? new Cluster(cluster.nodes, { ...clusterOptions(url, cluster, role), ...pipelining })
+    : new SingleRedis(url, { ...redisOptions(role), ...pipelining });
   // Errors are reported by the commands that fail; a listener keeps ioredis from logging them loudly.
   redis.on('error', () => {});
   if (cluster) redis.on('node error', () => {});

@@ -156,6 +156,56 @@ describe('request budget per service host', () => {
     expect(await turn(budget, 'person', 'T_BUSY')).toBe(false);
     expect(await turn(budget, 'person', 'T_QUIET')).toBe(true);
   });
+
+  it('a large budget is leased a few turns at a time, and still never sends more than the limit in any window', async () => {
+    prefix = `test-budget-${randomBytes(6).toString('hex')}`;
+    const clock = fakeClock(0);
+    // 640 per window: leases of up to 10 turns while the window is under half full.
+    const settings = { limit: 640, maxWaitMs: 10 * WINDOW };
+    const taken: { lane: string; at: number }[] = [];
+    const [a, b] = [await client(settings, clock, taken), await client(settings, clock, taken)];
+    for (let batch = 0; batch < 60; batch++) {
+      // 40 requests at once from each of two processes, 20 ms apart: far more than the window allows.
+      await Promise.all(
+        Array.from({ length: 80 }, (_, i) =>
+          turn(i % 2 === 0 ? a : b, i % 5 === 0 ? 'background' : 'person', `T${i % 3}`, 10 * WINDOW),
+        ),
+      );
+      clock.set(clock.now() + 20);
+    }
+    expect(taken).toHaveLength(4800);
+    // Each turn is told when it is sent (a leased one when it is spent, not when it was leased).
+    const times = taken.map((t) => t.at).sort((x, y) => x - y);
+    for (let i = 0; i + 640 < times.length; i++)
+      expect(times[i + 640]! - times[i]!).toBeGreaterThanOrEqual(WINDOW);
+    // Most turns of the first, quiet part of a window came from a lease: one member in the log
+    // per ask, the others named after it (`…​.2`, `…​.3`).
+    const log = await connections[0]!.zrange(`${prefix}:budget:{${HOST}}:log`, '0', '-1');
+    const asked = log.filter((m) => !/\.\d+$/.test(m)).length;
+    expect(log.length - asked).toBeGreaterThan(asked);
+  });
+
+  it('a leased turn not spent within its lease is dropped, never sent later', async () => {
+    prefix = `test-budget-${randomBytes(6).toString('hex')}`;
+    const clock = fakeClock(0);
+    const taken: { lane: string; at: number }[] = [];
+    const budget = await client({ limit: 640 }, clock, taken);
+    const log = `${prefix}:budget:{${HOST}}:log`;
+    // A steady stream, one request a millisecond: the process leases ten turns at a time.
+    for (let i = 0; i < 20; i++) {
+      clock.set(i);
+      expect(await turn(budget, 'person', 'T1')).toBe(true);
+    }
+    const logged = await connections.at(-1)!.zcard(log);
+    expect(logged).toBeGreaterThan(20);
+    // Later than the lease lasts: the turns left over are not spent; the next request asks again.
+    clock.set(1000);
+    expect(await turn(budget, 'person', 'T1')).toBe(true);
+    expect(taken.at(-1)?.at).toBe(1000);
+    const asks = (await connections.at(-1)!.zrangebyscore(log, '1000', '1000')).length;
+    expect(asks).toBeGreaterThanOrEqual(1);
+    expect(await connections.at(-1)!.zcard(log)).toBeGreaterThan(logged);
+  });
 });
 
 describe('request budget in the client, against the emulator', () => {
