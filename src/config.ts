@@ -94,7 +94,8 @@ export const CONFIG_DOCS = {
     'Optional: `true` lets an admin connect to an `http://` service on localhost / 127.0.0.1 outside development.',
   NODE_ENV:
     '`development` or `test` also allow an `http://` service on localhost / 127.0.0.1; anything else requires `https://`.',
-  READY_MAX_WAITING: '`/readyz` answers 503 when more jobs than this wait in the queue. Default 10000.',
+  READY_MAX_WAITING:
+    '`/readyz` reports `backlogged: true` when more jobs than this wait in the queue (it stays ready: all instances share the queue). Default 10000.',
   OTEL_EXPORTER_OTLP_ENDPOINT:
     'Optional: an OTLP/HTTP collector, e.g. `http://otel-collector:4318`; setting it turns on OpenTelemetry tracing (traces go to `…/v1/traces`). Off (and not loaded) by default.',
   OTEL_SERVICE_NAME: 'The service name traces carry. Default `collab-slack`.',

@@ -1,6 +1,6 @@
 /**
- * Operations endpoints: `/healthz` (the process answers), `/readyz` (Redis answers and the queue is
- * not backed up) and `/metrics` (Prometheus text). The web role serves them as Bolt custom routes;
+ * Operations endpoints: `/healthz` (the process answers), `/readyz` (Redis answers: the instance
+ * can take work; a backed-up queue is reported, not refused) and `/metrics` (Prometheus text). The web role serves them as Bolt custom routes;
  * the worker-only role through {@link startOpsServer}, a tiny node:http server on PORT.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -15,7 +15,7 @@ export interface OpsDeps {
   /** every shard of the operations queue */
   queues: readonly Queue[];
   metrics: Metrics;
-  /** not ready when more jobs than this are waiting */
+  /** more jobs than this waiting is reported as `backlogged` (READY_MAX_WAITING) */
   maxWaiting: number;
   /** Redis's persistence and eviction settings as read at start */
   durability?: RedisDurability;
@@ -26,6 +26,12 @@ export interface Readiness {
   redis: 'ok' | 'down';
   waiting?: number;
   maxWaiting: number;
+  /**
+   * More than `maxWaiting` jobs wait. Reported, not a reason to be unready: every instance shares
+   * the one queue, so a backlog would take all of them out of rotation at once and Slack's
+   * requests would be refused instead of queued. The alert CollabSlackQueueBackingUp watches it.
+   */
+  backlogged?: boolean;
   /** Redis's persistence and eviction settings as read at start, and what they risk */
   redisSettings?: RedisDurability;
 }
@@ -57,10 +63,11 @@ export async function readiness(deps: OpsDeps): Promise<Readiness> {
     );
     const waiting = counts.reduce((sum, n) => sum + n, 0);
     return {
-      ready: waiting < deps.maxWaiting,
+      ready: true,
       redis: 'ok',
       waiting,
       maxWaiting: deps.maxWaiting,
+      backlogged: waiting >= deps.maxWaiting,
       ...settings,
     };
   } catch {

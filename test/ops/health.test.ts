@@ -55,13 +55,18 @@ describe('operations endpoints', () => {
     );
   });
 
-  it('is not ready when the queue is backed up', async () => {
+  it('reports a backed-up queue but stays ready: every instance shares the queue, and all leaving rotation would refuse Slack', async () => {
     h = await startHarness({ worker: false, env: { READY_MAX_WAITING: '2' } });
     await h.command('channels');
+    let ready = await fetch(`${h.baseUrl}/readyz`);
+    expect(await ready.json()).toMatchObject({ ready: true, waiting: 1, maxWaiting: 2, backlogged: false });
     await h.command('members');
-    const ready = await fetch(`${h.baseUrl}/readyz`);
-    expect(ready.status).toBe(503);
-    expect(await ready.json()).toMatchObject({ ready: false, waiting: 2, maxWaiting: 2 });
+    ready = await fetch(`${h.baseUrl}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toMatchObject({ ready: true, waiting: 2, maxWaiting: 2, backlogged: true });
+    // and the next command is still acked and queued
+    await h.command('channels');
+    expect(await h.queue.getWaitingCount()).toBe(3);
   });
 
   it('serves the endpoints on PORT in the worker-only role', async () => {
