@@ -14,6 +14,7 @@ import { type BudgetLane, withBudgetScope } from '../collab/budget.ts';
 import { isCollabError } from '../collab/errors.ts';
 import type { Logger } from '../logger.ts';
 import { isOperation, JOB_SCHEMAS, type Origin } from '../operations/schemas.ts';
+import { QUEUE_NAME } from '../operations/shards.ts';
 import { describeOperation } from '../render/operationWords.ts';
 import type { HostBudget } from '../store/budget.ts';
 import type { Store } from '../store/index.ts';
@@ -25,7 +26,6 @@ import { humanError, isPersonsMistake, isUserError, isWaitTurn } from './errors.
 import { POLL_DEDUPLICATION } from './pollDispatch.ts';
 import { DEFAULT_POLLING, type PollingSettings } from './polling.ts';
 import { POLL_OPERATIONS, type Schedules } from './schedules.ts';
-import { QUEUE_NAME } from './shards.ts';
 import {
   finalTold,
   isLockLost,
@@ -39,7 +39,7 @@ import {
 
 export interface WorkerSettings {
   prefix: string;
-  /** the queue (shard) this worker serves (jobs/shards.ts); default `operations` */
+  /** the queue (shard) this worker serves (operations/shards.ts); default `operations` */
   queueName?: string;
   concurrency: number;
   /**

@@ -10,7 +10,11 @@
 import { randomBytes } from 'node:crypto';
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLAIM_TTL_SECONDS, createOperationsQueue, type OperationsQueue } from '../../src/jobs/queue.ts';
+import {
+  CLAIM_TTL_SECONDS,
+  createOperationsQueue,
+  type OperationsQueue,
+} from '../../src/operations/queue.ts';
 import type { Origin } from '../../src/operations/schemas.ts';
 import { keys } from '../../src/store/keys.ts';
 import { connectRedis, type Redis, whenReady } from '../../src/store/redis.ts';
