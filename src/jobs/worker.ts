@@ -13,7 +13,7 @@ import { DelayedError, type Job, type Telemetry, UnrecoverableError, Worker } fr
 import { type BudgetLane, withBudgetScope } from '../collab/budget.ts';
 import { isCollabError } from '../collab/errors.ts';
 import type { Logger } from '../logger.ts';
-import { isOperation, JOB_SCHEMAS, type Origin } from '../operations/schemas.ts';
+import { isOperation, type JobData, type Origin } from '../operations/schemas.ts';
 import { QUEUE_NAME } from '../operations/shards.ts';
 import { describeOperation } from '../render/operationWords.ts';
 import type { HostBudget } from '../store/budget.ts';
@@ -121,12 +121,8 @@ export function createWorker(deps: WorkerDeps): Worker {
     async (job: Job, token?: string, signal?: AbortSignal) => {
       const operation = job.name;
       if (!isOperation(operation)) throw new UnrecoverableError(`unknown operation ${operation}`);
-      const parsed = JOB_SCHEMAS[operation].safeParse(job.data);
-      if (!parsed.success) {
-        logger.error({ jobId: job.id, operation, issues: parsed.error.issues.length }, 'malformed job data');
-        throw new UnrecoverableError('malformed job data');
-      }
-      const data = parsed.data;
+      // Validated once, before it entered the queue (enqueue, schedules.upsert): operations/schemas.ts.
+      const data = job.data as JobData<typeof operation>;
       const jobLogger = logger.child({ jobId: job.id, operation });
       const steps = stepLogOf(job, token, fenceSettings, signal, jobLogger);
       // Told it failed already (its end was then lost with Redis, and it ran again): nothing more.
