@@ -143,7 +143,16 @@ describe('multi-workspace mode', () => {
     const modal = textOf(open.args.view);
     expect(modal).toContain('A key is saved');
     expect(modal).not.toContain(keyB);
+    // The audit entry is written after the ack, before the Home is published again: wait for that.
+    const published = new Promise<void>((done) => {
+      const off = h.slack.onCall((call) => {
+        if (call.method !== 'views.publish' || call.args.user_id !== ADA) return;
+        off();
+        done();
+      });
+    });
     expect((await h.connect(OTHER_TEAM, '')).body).toBe('');
+    await published;
     const audit = await h.redis.lrange(`${h.prefix}:t:${OTHER_TEAM}:audit`, 0, 0);
     expect(audit[0]).toContain('reconnected');
   });
