@@ -2,10 +2,15 @@
  * The import rules of DESIGN.md ("Layout"), checked by `npm run lint`.
  *
  * Imports go downward only:
- *   main.ts, start.ts → runtime.ts → slack/, jobs/ (and ops/) → workspaces/ → store/ → collab/
- * with render/ (pure builders) and operations/ below both slack/ and jobs/. A listener may use
- * a jobs/ module that imports nothing of slack/ (jobs/delivery.ts, the one way to tell a person);
- * jobs/processors/ holds processors only, reached through its index.ts.
+ *   main.ts, start.ts → runtime.ts → slack/, jobs/ (and ops/)
+ *   slack/, jobs/ → workspaces/ → store/ → collab/
+ *   slack/, jobs/ → operations/ → store/ → collab/
+ *   slack/, jobs/ → render/ → operations/ (its types), collab/
+ * operations/ (job names, schemas, enqueue) sits above store/, not beside it: enqueue claims an
+ * idempotency key, and every Redis key lives in one file, store/keys.ts. render/ stays pure: it
+ * imports only collab/ and operations/, never store/.
+ * From jobs/ a listener may import only jobs/delivery.ts, the one way to tell a person, which
+ * imports nothing of slack/; jobs/processors/ holds processors only, reached through its index.ts.
  * No import cycles, not even type-only ones: a type shared across a cycle moves to the lower
  * file (e.g. `ListenerDeps` lives in slack/listeners/deps.ts, not in slack/app.ts).
  *
@@ -37,17 +42,18 @@ module.exports = {
       to: { path: '^src/', pathNot: '^src/collab/' },
     },
     {
-      name: 'operations-import-only-collab',
+      name: 'operations-above-store',
       severity: 'error',
-      comment: 'operations/ (what a job carries) sits below slack/ and jobs/: it imports only collab/.',
+      comment:
+        'operations/ (job names, schemas, enqueue) sits below slack/ and jobs/ and above store/: it imports only store/ (the claim key of an enqueue is in store/keys.ts, the one file of Redis keys) and collab/.',
       from: { path: '^src/operations/' },
-      to: { path: '^src/', pathNot: '^src/(collab|operations)/' },
+      to: { path: '^src/', pathNot: '^src/(operations|store|collab)/' },
     },
     {
       name: 'store-imports-only-collab',
       severity: 'error',
       comment:
-        'store/ is Redis-backed state: it never imports slack/, jobs/ or config.ts (it is handed plain settings). It may use collab/ and the logger.',
+        'store/ is Redis-backed state: it never imports operations/, slack/, jobs/ or config.ts (it is handed plain settings). It may use collab/ and the logger.',
       from: { path: '^src/store/' },
       to: { path: '^src/', pathNot: ['^src/(store|collab)/', '^src/logger\\.ts$'] },
     },
@@ -101,6 +107,14 @@ module.exports = {
         'jobs/processors/ holds processors and nothing else: no one imports a processor file but index.ts, which gathers them for the worker. A helper two processors (or a processor and a feed) share lives in jobs/.',
       from: { pathNot: '^src/jobs/processors/' },
       to: { path: '^src/jobs/processors/', pathNot: '^src/jobs/processors/index\\.ts$' },
+    },
+    {
+      name: 'slack-uses-only-delivery-from-jobs',
+      severity: 'error',
+      comment:
+        'From jobs/ a listener imports only jobs/delivery.ts, the one way to tell a person (it imports nothing of slack/). Enqueue and job data are in operations/, below both.',
+      from: { path: '^src/slack/' },
+      to: { path: '^src/jobs/', pathNot: '^src/jobs/delivery\\.ts$' },
     },
     {
       name: 'slack-below-runtime',

@@ -7,7 +7,7 @@
  *   npm run bench:cluster-wait -- [--count 400] [--rounds 3]
  */
 import { loadQueueConfig } from '../src/config.ts';
-import { createOperationsQueue } from '../src/jobs/queue.ts';
+import { createOperationsQueue } from '../src/operations/queue.ts';
 import type { JobInput } from '../src/operations/schemas.ts';
 import { connectRedis, whenReady } from '../src/store/redis.ts';
 import { startLocalCluster } from '../test/cluster/support/localCluster.ts';

@@ -7,7 +7,7 @@
 import { Worker } from 'bullmq';
 import { Pool } from 'undici';
 import { createCollabClient } from '../src/collab/client.ts';
-import { QUEUE_NAME } from '../src/jobs/queue.ts';
+import { QUEUE_NAME } from '../src/operations/queue.ts';
 import { connectRedis } from '../src/store/redis.ts';
 
 const env = (name: string): string => {

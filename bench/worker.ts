@@ -27,7 +27,12 @@ import { appendFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { Worker } from 'bullmq';
 import { createCollabClient } from '../src/collab/client.ts';
-import { createOperationsQueue, jobIdFor, type OperationsQueue, QUEUE_NAME } from '../src/jobs/queue.ts';
+import {
+  createOperationsQueue,
+  jobIdFor,
+  type OperationsQueue,
+  QUEUE_NAME,
+} from '../src/operations/queue.ts';
 import type { Origin } from '../src/operations/schemas.ts';
 import { startEmulator } from '../src/sandbox/emulator/index.ts';
 import { findOnPath, startPrivateRedis } from '../src/sandbox/redis.ts';

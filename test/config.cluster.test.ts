@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.ts';
-import { shardNames, shardOf } from '../src/jobs/shards.ts';
+import { shardNames, shardOf } from '../src/operations/shards.ts';
 import { keys } from '../src/store/keys.ts';
 import { keySlot } from '../src/store/redis.ts';
 

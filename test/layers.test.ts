@@ -94,6 +94,40 @@ describe('the layer rules', () => {
     expect(result.output).toContain('main-never-reaches-the-sandbox: src/main.ts → src/sandbox/mode.ts');
   }, 60_000);
 
+  it('pass operations/ claiming its key through store/, and a listener telling through jobs/delivery.ts', async () => {
+    const result = await check({
+      'src/store/keys.ts': "export const claim = (id: string) => 'claim:' + id;\n",
+      'src/operations/queue.ts':
+        "import { claim } from '../store/keys.ts';\nexport const enqueue = (id: string) => claim(id);\n",
+      'src/jobs/delivery.ts': 'export const tellNow = (text: string) => text;\n',
+      'src/slack/listeners/comment.ts':
+        "import { tellNow } from '../../jobs/delivery.ts';\nimport { enqueue } from '../../operations/queue.ts';\nexport const run = () => [tellNow, enqueue];\n",
+    });
+    expect(result.output).toContain('no dependency violations');
+    expect(result.code).toBe(0);
+  }, 60_000);
+
+  it('fail operations/ importing jobs/, store/ importing operations/, and a listener importing jobs/ beyond delivery.ts', async () => {
+    const result = await check({
+      'src/jobs/shards.ts': 'export const shardOf = (team: string) => team.length;\n',
+      'src/operations/queue.ts':
+        "import { shardOf } from '../jobs/shards.ts';\nexport const enqueue = (team: string) => shardOf(team);\n",
+      'src/store/claims.ts':
+        "import { enqueue } from '../operations/queue.ts';\nexport const claim = enqueue;\n",
+      'src/jobs/cleanup.ts': 'export const removeTeamJobs = (team: string) => team;\n',
+      'src/slack/listeners/workspace.ts':
+        "import { removeTeamJobs } from '../../jobs/cleanup.ts';\nexport const uninstall = removeTeamJobs;\n",
+    });
+    expect(result.code).not.toBe(0);
+    expect(result.output).toContain('operations-above-store: src/operations/queue.ts → src/jobs/shards.ts');
+    expect(result.output).toContain(
+      'store-imports-only-collab: src/store/claims.ts → src/operations/queue.ts',
+    );
+    expect(result.output).toContain(
+      'slack-uses-only-delivery-from-jobs: src/slack/listeners/workspace.ts → src/jobs/cleanup.ts',
+    );
+  }, 60_000);
+
   it('fail a helper imported from jobs/processors/ by anything but its index', async () => {
     const result = await check({
       'src/jobs/processors/notifications.ts':

@@ -13,7 +13,7 @@ import { promisify } from 'node:util';
 import { Queue } from 'bullmq';
 import { afterAll, describe, expect, it } from 'vitest';
 import { stringify as toYaml, parse as yaml } from 'yaml';
-import { QUEUE_NAME } from '../src/jobs/queue.ts';
+import { QUEUE_NAME } from '../src/operations/queue.ts';
 import { createMetrics } from '../src/ops/metrics.ts';
 import { connectRedis, deleteKeys, whenReady } from '../src/store/redis.ts';
 import { REDIS_URL } from './support/harness.ts';

@@ -10,7 +10,7 @@
 import { pathToFileURL } from 'node:url';
 import { type Job, Queue } from 'bullmq';
 import { ConfigError, loadQueueConfig } from '../config.ts';
-import { shardNames } from '../jobs/shards.ts';
+import { shardNames } from '../operations/shards.ts';
 import { connectRedis, whenReady } from '../store/redis.ts';
 
 const USAGE = `Usage:

@@ -9,7 +9,7 @@
  * Scheduler ids are `<teamId>-<kind>-<key>`, so everything of one workspace can be found and
  * removed by its prefix (uninstall), and everything of one kind of one Slack channel by its key.
  *
- * With queue shards (jobs/shards.ts) a job scheduler lives on its workspace's shard, so its ticks
+ * With queue shards (operations/shards.ts) a job scheduler lives on its workspace's shard, so its ticks
  * run there like the workspace's other operations; reads and removals by id look at every shard.
  */
 import type { Queue } from 'bullmq';
@@ -48,7 +48,7 @@ export interface Schedules {
   get(id: string): Promise<ScheduleInfo | undefined>;
 }
 
-/** The operations queue's shards (jobs/queue.ts). */
+/** The operations queue's shards (operations/queue.ts). */
 export interface ShardedQueues {
   readonly queues: readonly Queue[];
   queueFor(teamId: string): Queue;

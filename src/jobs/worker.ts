@@ -8,12 +8,17 @@
  * - permanent, a UserError, or the last attempt → the person hears the outcome, and the job fails
  *   at once (kept, capped, for inspection).
  * A processor's effects go through `once` (steps.ts), so a re-run never repeats a write.
+ *
+ * createWorker wires BullMQ to `runJob` (one run: workspace, budget lane, processor) and to
+ * `tellStalled`; `onFailure` decides what a failure becomes: `waitOutRateLimit`, `settleDoubt`,
+ * `tellFailed` or the one retry notice.
  */
 import { DelayedError, type Job, type Telemetry, UnrecoverableError, Worker } from 'bullmq';
 import { type BudgetLane, withBudgetScope } from '../collab/budget.ts';
-import { isCollabError } from '../collab/errors.ts';
+import { type CollabError, isCollabError } from '../collab/errors.ts';
 import type { Logger } from '../logger.ts';
-import { isOperation, JOB_SCHEMAS, type Origin } from '../operations/schemas.ts';
+import { isOperation, type JobData, type Origin } from '../operations/schemas.ts';
+import { QUEUE_NAME } from '../operations/shards.ts';
 import { describeOperation } from '../render/operationWords.ts';
 import type { HostBudget } from '../store/budget.ts';
 import type { Store } from '../store/index.ts';
@@ -25,11 +30,12 @@ import { humanError, isPersonsMistake, isUserError, isWaitTurn } from './errors.
 import { POLL_DEDUPLICATION } from './pollDispatch.ts';
 import { DEFAULT_POLLING, type PollingSettings } from './polling.ts';
 import { POLL_OPERATIONS, type Schedules } from './schedules.ts';
-import { QUEUE_NAME } from './shards.ts';
 import {
+  type FenceSettings,
   finalTold,
   isLockLost,
   readLog,
+  type StepLog,
   type StepLogOfRun,
   stepLogOf,
   stepsInDoubt,
@@ -39,7 +45,7 @@ import {
 
 export interface WorkerSettings {
   prefix: string;
-  /** the queue (shard) this worker serves (jobs/shards.ts); default `operations` */
+  /** the queue (shard) this worker serves (operations/shards.ts); default `operations` */
   queueName?: string;
   concurrency: number;
   /**
@@ -95,18 +101,56 @@ export function backoffDelay(base: number, n: number, random: () => number = Mat
   return Math.round(ceiling / 2 + (random() * ceiling) / 2);
 }
 
+/** What every part of a worker reads: its deps and the settings derived from them. */
+interface WorkerScope {
+  deps: WorkerDeps;
+  logger: Logger;
+  settings: WorkerSettings;
+  now: () => number;
+  maxRateLimitWaits: number;
+  /** how a run fences its step log (steps.ts) */
+  fence: FenceSettings;
+}
+
 export function createWorker(deps: WorkerDeps): Worker {
+  const scope = workerScope(deps);
+  const { settings, fence } = scope;
+  const worker = new Worker(
+    fence.queueName,
+    (job: Job, token?: string, signal?: AbortSignal) => runJob(scope, job, token, signal),
+    {
+      connection: deps.connection,
+      prefix: settings.prefix,
+      concurrency: settings.concurrency,
+      // Retry delays belong to BullMQ's backoff (set on the queue); the lock covers slow API calls.
+      lockDuration: fence.lockMs,
+      stalledInterval: Math.min(30_000, fence.lockMs),
+      maxStalledCount: 2,
+      ...(settings.telemetry ? { telemetry: settings.telemetry } : {}),
+    },
+  );
+  worker.on('failed', (job, error) => {
+    // A job that stalled too often never reached onFailure: tell the person here.
+    if (job && /stalled/i.test(error.message) && isOperation(job.name)) tellStalled(scope, job);
+  });
+  // Each finished operation of a person is remembered for their App Home (failures in onFailure).
+  worker.on('completed', (job) => {
+    const origin = (job.data as { origin?: Origin } | undefined)?.origin;
+    if (origin && isOperation(job.name)) void rememberOutcome(scope, origin, job.name, 'completed');
+  });
+  worker.on('error', (error) => scope.logger.error({ err: error }, 'worker error'));
+  return worker;
+}
+
+function workerScope(deps: WorkerDeps): WorkerScope {
   const { logger, settings } = deps;
   const now = deps.now ?? Date.now;
-  const maxRateLimitWaits = settings.maxRateLimitWaits ?? 20;
-  const lockMs = settings.lockMs ?? 60_000;
-  const queueName = settings.queueName ?? QUEUE_NAME;
   const wait = settings.wait && settings.wait.replicas > 0 ? settings.wait : undefined;
-  const fenceSettings = {
+  const fence: FenceSettings = {
     connection: deps.connection,
     prefix: settings.prefix,
-    queueName,
-    lockMs,
+    queueName: settings.queueName ?? QUEUE_NAME,
+    lockMs: settings.lockMs ?? 60_000,
     sendWindowMs: settings.sendWindowMs ?? 30_000,
     now,
     ...(wait
@@ -115,229 +159,255 @@ export function createWorker(deps: WorkerDeps): Worker {
         }
       : {}),
   };
+  return { deps, logger, settings, now, maxRateLimitWaits: settings.maxRateLimitWaits ?? 20, fence };
+}
 
-  const worker = new Worker(
-    queueName,
-    async (job: Job, token?: string, signal?: AbortSignal) => {
-      const operation = job.name;
-      if (!isOperation(operation)) throw new UnrecoverableError(`unknown operation ${operation}`);
-      const parsed = JOB_SCHEMAS[operation].safeParse(job.data);
-      if (!parsed.success) {
-        logger.error({ jobId: job.id, operation, issues: parsed.error.issues.length }, 'malformed job data');
-        throw new UnrecoverableError('malformed job data');
-      }
-      const data = parsed.data;
-      const jobLogger = logger.child({ jobId: job.id, operation });
-      const steps = stepLogOf(job, token, fenceSettings, signal, jobLogger);
-      // Told it failed already (its end was then lost with Redis, and it ran again): nothing more.
-      if (readLog(job).failedTold) throw new UnrecoverableError('already reported failed');
-      // Jobs a person asked for carry their origin; scheduled jobs (feeds, digests) only a team.
-      const origin: Origin | undefined = 'origin' in data ? data.origin : undefined;
-      const teamId = origin?.teamId ?? (data as unknown as { teamId: string }).teamId;
-      const workspace = await deps.workspaces.get(teamId);
-      const outcomes = workspace ? createOutcomes(workspace.slack, logger, now) : undefined;
-      if (!workspace || !outcomes) {
-        logger.warn({ jobId: job.id, teamId }, 'no workspace for job');
-        // Installed but not connected: the person hears how to fix it (multi-workspace mode).
-        const slack = await deps.workspaces.unconnectedSlack?.(teamId);
-        if (slack && origin) {
-          const notice = { text: `:electric_plug: ${NOT_CONNECTED}` };
-          await createOutcomes(slack, logger, now).deliver(origin, notice, {
-            replaceOriginal: replacesAck(origin),
-          });
-          throw new UnrecoverableError('workspace not connected');
-        }
-        // A poller of a workspace that is gone polls nothing, ever: it leaves the poll schedule.
-        const poller = job.opts.deduplication?.id;
-        if (POLL_OPERATIONS.has(operation) && poller?.startsWith(POLL_DEDUPLICATION)) {
-          await deps.schedules.remove(poller.slice(POLL_DEDUPLICATION.length));
-        }
-        throw new UnrecoverableError('workspace not installed');
-      }
-      const ctx: ProcessorContext = {
-        job,
-        teamId,
-        collab: workspace.collab,
-        slack: workspace.slack,
-        store: deps.store,
-        outcomes,
-        schedules: deps.schedules,
-        polling: deps.polling ?? DEFAULT_POLLING,
-        pollStretch: async () => {
-          const host = workspace.collabHost;
-          return deps.budget && host ? (await deps.budget.status(host)).stretch : 1;
-        },
-        once: steps.once,
-        logger: jobLogger,
-        isRerun: job.attemptsStarted > 1 || job.stalledCounter > 0,
-        signal,
-        features: deps.features,
-      };
-      // Jobs a person asked for take the budget's person lane; ticks of schedules the background's.
-      const lane: BudgetLane = origin ? 'person' : 'background';
-      try {
-        // The processor registry is keyed by operation; the cast ties the two together.
-        const run = deps.processors[operation] as (d: typeof data, c: ProcessorContext) => Promise<void>;
-        await withBudgetScope({ lane, teamId, maxWaitMs: BUDGET_WAIT_MS[lane] }, () => run(data, ctx));
-      } catch (error) {
-        await onFailure(job, token, error, origin, ctx, steps);
-      }
+/** One run of a job: its workspace, its processor in the budget's lane, and its failure handled. */
+async function runJob(scope: WorkerScope, job: Job, token?: string, signal?: AbortSignal): Promise<void> {
+  const { deps, logger, now } = scope;
+  const operation = job.name;
+  if (!isOperation(operation)) throw new UnrecoverableError(`unknown operation ${operation}`);
+  // Validated once, before it entered the queue (enqueue, schedules.upsert): operations/schemas.ts.
+  const data = job.data as JobData<typeof operation>;
+  const jobLogger = logger.child({ jobId: job.id, operation });
+  const steps = stepLogOf(job, token, scope.fence, signal, jobLogger);
+  // Told it failed already (its end was then lost with Redis, and it ran again): nothing more.
+  if (readLog(job).failedTold) throw new UnrecoverableError('already reported failed');
+  // Jobs a person asked for carry their origin; scheduled jobs (feeds, digests) only a team.
+  const origin: Origin | undefined = 'origin' in data ? data.origin : undefined;
+  const teamId = origin?.teamId ?? (data as unknown as { teamId: string }).teamId;
+  const workspace = await deps.workspaces.get(teamId);
+  const outcomes = workspace ? createOutcomes(workspace.slack, logger, now) : undefined;
+  if (!workspace || !outcomes) return refuseWithoutWorkspace(scope, job, teamId, origin);
+  const ctx: ProcessorContext = {
+    job,
+    teamId,
+    collab: workspace.collab,
+    slack: workspace.slack,
+    store: deps.store,
+    outcomes,
+    schedules: deps.schedules,
+    polling: deps.polling ?? DEFAULT_POLLING,
+    pollStretch: async () => {
+      const host = workspace.collabHost;
+      return deps.budget && host ? (await deps.budget.status(host)).stretch : 1;
     },
-    {
-      connection: deps.connection,
-      prefix: settings.prefix,
-      concurrency: settings.concurrency,
-      // Retry delays belong to BullMQ's backoff (set on the queue); the lock covers slow API calls.
-      lockDuration: lockMs,
-      stalledInterval: Math.min(30_000, lockMs),
-      maxStalledCount: 2,
-      ...(settings.telemetry ? { telemetry: settings.telemetry } : {}),
-    },
-  );
-
-  async function onFailure(
-    job: Job,
-    token: string | undefined,
-    error: unknown,
-    origin: Origin | undefined,
-    ctx: ProcessorContext,
-    steps: StepLogOfRun,
-  ) {
-    // This run lost the job to another run: it must not write, tell or move anything.
-    if (isLockLost(error)) throw error;
-    // The run ends without completing: the log's deferred done mark goes to Redis first, so the
-    // next run skips what this one finished (steps.ts).
-    await steps.flush();
-    // Waiting for its turn on a post (another comment is in flight): no attempt spent, nobody told.
-    if (isWaitTurn(error) && token) {
-      await job.moveToDelayed(now() + error.retryAfterMs, token);
-      throw new DelayedError();
-    }
-    const operation = job.name;
-    const attempts = job.opts.attempts ?? 1;
-    const log = readLog(job);
-
-    if (isCollabError(error) && error.kind === 'rateLimited') {
-      const waited = log.rateLimited ?? 0;
-      if (waited < maxRateLimitWaits && token) {
-        const delay = error.retryAfterMs ?? backoffDelay(settings.backoffMs, waited);
-        const at = now() + delay;
-        log.rateLimited = waited + 1;
-        // Never a notice after the outcome was told (a failure after the telling began).
-        const tellNow = !log.notifiedRetry && !finalTold(log);
-        log.notifiedRetry = true;
-        await steps.write(log);
-        if (tellNow) await tellRetry(ctx, origin, operation, at);
-        ctx.logger.info({ delay }, 'rate limited; delayed');
-        await job.moveToDelayed(at, token);
-        throw new DelayedError();
-      }
-    }
-
-    // Anything else (a Redis hiccup, a bug) is retried like a retryable error: effects are in the step log.
-    const refused = isUserError(error) || (isCollabError(error) && error.kind === 'permanent');
-    const final = refused || job.attemptsMade + 1 >= attempts;
-
-    // A step that started and never ended may have taken effect (a create whose answer was lost).
-    // Out of attempts, that doubt is settled first: one more run, without spending an attempt,
-    // whose recover looks for what landed — a person is never told "failed" for what may exist.
-    const inDoubt = stepsInDoubt(log).length > 0;
-    if (final && !refused && inDoubt && token && (log.settleRuns ?? 0) < MAX_SETTLE_RUNS) {
-      log.settleRuns = (log.settleRuns ?? 0) + 1;
-      await steps.write(log);
-      const delay = backoffDelay(settings.backoffMs, job.attemptsMade);
-      ctx.logger.info({ delay }, 'last attempt ended in doubt; running once more to settle it');
-      await job.moveToDelayed(now() + delay, token);
-      throw new DelayedError();
-    }
-
-    if (final) {
-      if (refused && isPersonsMistake(error)) {
-        // The person's input, answered to them: one line, no stack (stacks are for faults).
-        const reason = error instanceof Error ? error.message : String(error);
-        ctx.logger.info({ reason }, 'operation refused');
-      } else {
-        ctx.logger.warn({ err: isCollabError(error) ? error.toJSON() : error }, 'operation failed');
-      }
-      // The success was told already (what failed came after): the person's outcome stands.
-      if (origin && !finalTold(log)) {
-        // Marked before it is told, so no later run of this job tells anything else.
-        log.failedTold = true;
-        await steps.write(log);
-        const what = describeOperation(operation);
-        // Never "could not" for what is, or may be, in the service: a write that landed is said
-        // to have gone through; one whose send was ever in doubt, to maybe have.
-        const landed = stepsLanded(log).length > 0;
-        // A refusal of the last send leaves the doubt of an earlier ambiguous one standing.
-        const doubted = Object.entries(log.steps).some(
-          ([name, step]) => name !== TELL_STEP && step.doubted && !step.done,
-        );
-        const words = landed
-          ? `I did ${what}, but could not finish what comes after it: ${afterwards(error)} It went through: no need to try again.`
-          : inDoubt && (!refused || doubted)
-            ? `Could not ${what} for sure: it was sent, but the service never confirmed it and retries did not get through. It may have gone through: check before trying again.`
-            : humanError(operation, error);
-        await ctx.outcomes.deliver(
-          origin,
-          { text: `:warning: ${words}` },
-          { replaceOriginal: replacesAck(origin) },
-        );
-        await rememberOutcome(origin, operation, landed ? 'completed' : 'failed', words);
-      }
-      throw new UnrecoverableError(error instanceof Error ? error.message : String(error));
-    }
-
-    if (!log.notifiedRetry && !finalTold(log)) {
-      log.notifiedRetry = true;
-      await steps.write(log);
-      const at = now() + backoffDelay(settings.backoffMs, job.attemptsMade, () => 1);
-      await tellRetry(ctx, origin, operation, at);
-    }
-    throw error;
+    once: steps.once,
+    logger: jobLogger,
+    isRerun: job.attemptsStarted > 1 || job.stalledCounter > 0,
+    signal,
+    features: deps.features,
+  };
+  const lane = laneOf(origin);
+  try {
+    // The processor registry is keyed by operation; the cast ties the two together.
+    const run = deps.processors[operation] as (d: typeof data, c: ProcessorContext) => Promise<void>;
+    await withBudgetScope({ lane, teamId, maxWaitMs: BUDGET_WAIT_MS[lane] }, () => run(data, ctx));
+  } catch (error) {
+    await onFailure(scope, { job, token, origin, ctx, steps }, error);
   }
+}
 
-  worker.on('failed', (job, error) => {
-    // A job that stalled too often never reached onFailure: tell the person here.
-    if (job && /stalled/i.test(error.message) && isOperation(job.name)) {
-      const origin = (job.data as { origin?: Origin }).origin;
-      if (!origin) return;
-      const log = readLog(job);
-      // The outcome was told (or began to be) before the last stall: it stands.
-      if (finalTold(log)) return;
-      void rememberOutcome(origin, job.name, 'failed', 'the worker stopped while running it');
-      // Steps that ended or may have taken effect: part of it may be done, so no plain "try again".
-      const partly = stepsInDoubt(log).length > 0 || Object.values(log.steps).some((step) => step.done);
-      const text = partly
-        ? `:warning: Could not finish: the worker stopped while running it, and it may have gone through (${describeOperation(job.name)}). Check before trying again.`
-        : `:warning: Could not ${describeOperation(job.name)}: the worker stopped while running it. Try again.`;
-      void deps.workspaces.get(origin.teamId).then((ws) => {
-        if (!ws) return;
-        void createOutcomes(ws.slack, logger, now).deliver(origin, { text });
-      });
-    }
-  });
-  // Each finished operation of a person is remembered for their App Home (failures in onFailure).
-  async function rememberOutcome(
-    origin: Origin,
-    operation: string,
-    outcome: 'completed' | 'failed',
-    reason?: string,
-  ): Promise<void> {
-    await deps.store.recent
-      .record(origin.teamId, origin.userId, {
-        operation,
-        outcome,
-        ...(reason ? { reason } : {}),
-        at: new Date(now()).toISOString(),
-      })
-      .catch((error: unknown) => logger.warn({ err: error }, 'could not remember the outcome'));
+/** Jobs a person asked for take the budget's person lane; ticks of schedules the background's. */
+function laneOf(origin: Origin | undefined): BudgetLane {
+  return origin ? 'person' : 'background';
+}
+
+/** A job whose workspace is not connected, or gone: the person hears how to fix it, a poller stops. */
+async function refuseWithoutWorkspace(
+  scope: WorkerScope,
+  job: Job,
+  teamId: string,
+  origin: Origin | undefined,
+): Promise<never> {
+  const { deps, logger, now } = scope;
+  logger.warn({ jobId: job.id, teamId }, 'no workspace for job');
+  // Installed but not connected: the person hears how to fix it (multi-workspace mode).
+  const slack = await deps.workspaces.unconnectedSlack?.(teamId);
+  if (slack && origin) {
+    const notice = { text: `:electric_plug: ${NOT_CONNECTED}` };
+    await createOutcomes(slack, logger, now).deliver(origin, notice, {
+      replaceOriginal: replacesAck(origin),
+    });
+    throw new UnrecoverableError('workspace not connected');
   }
-  worker.on('completed', (job) => {
-    const origin = (job.data as { origin?: Origin } | undefined)?.origin;
-    if (origin && isOperation(job.name)) void rememberOutcome(origin, job.name, 'completed');
+  // A poller of a workspace that is gone polls nothing, ever: it leaves the poll schedule.
+  const poller = job.opts.deduplication?.id;
+  if (POLL_OPERATIONS.has(job.name) && poller?.startsWith(POLL_DEDUPLICATION)) {
+    await deps.schedules.remove(poller.slice(POLL_DEDUPLICATION.length));
+  }
+  throw new UnrecoverableError('workspace not installed');
+}
+
+/** A run that failed, with what onFailure needs of it. */
+interface FailedRun {
+  job: Job;
+  token: string | undefined;
+  origin: Origin | undefined;
+  ctx: ProcessorContext;
+  steps: StepLogOfRun;
+}
+
+/**
+ * A processor threw: wait (a turn, a rate limit), run once more to settle a doubt, tell the
+ * person the outcome and fail, or tell them once that it will be retried and let BullMQ retry.
+ * Always throws: BullMQ reads the thrown error.
+ */
+async function onFailure(scope: WorkerScope, run: FailedRun, error: unknown): Promise<never> {
+  const { job, token, steps } = run;
+  // This run lost the job to another run: it must not write, tell or move anything.
+  if (isLockLost(error)) throw error;
+  // The run ends without completing: the log's deferred done mark goes to Redis first, so the
+  // next run skips what this one finished (steps.ts).
+  await steps.flush();
+  // Waiting for its turn on a post (another comment is in flight): no attempt spent, nobody told.
+  if (isWaitTurn(error) && token) {
+    await job.moveToDelayed(scope.now() + error.retryAfterMs, token);
+    throw new DelayedError();
+  }
+  const log = readLog(job);
+  if (isCollabError(error) && error.kind === 'rateLimited') await waitOutRateLimit(scope, run, log, error);
+
+  // Anything else (a Redis hiccup, a bug) is retried like a retryable error: effects are in the step log.
+  const refused = isUserError(error) || (isCollabError(error) && error.kind === 'permanent');
+  const final = refused || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+  const inDoubt = stepsInDoubt(log).length > 0;
+  if (final && !refused && inDoubt) await settleDoubt(scope, run, log);
+  if (final) await tellFailed(scope, run, log, error, { refused, inDoubt });
+
+  if (!log.notifiedRetry && !finalTold(log)) {
+    log.notifiedRetry = true;
+    await steps.write(log);
+    const at = scope.now() + backoffDelay(scope.settings.backoffMs, job.attemptsMade, () => 1);
+    await tellRetry(run.ctx, run.origin, job.name, at);
+  }
+  throw error;
+}
+
+/**
+ * A 429: the job moves to delayed until `Retry-After` (or a backoff), spending no attempt; the
+ * person hears once that it waits. Returns when it has waited too often: then it fails or retries.
+ */
+async function waitOutRateLimit(
+  scope: WorkerScope,
+  run: FailedRun,
+  log: StepLog,
+  error: CollabError,
+): Promise<void> {
+  const { job, token, steps } = run;
+  const waited = log.rateLimited ?? 0;
+  if (waited >= scope.maxRateLimitWaits || !token) return;
+  const delay = error.retryAfterMs ?? backoffDelay(scope.settings.backoffMs, waited);
+  const at = scope.now() + delay;
+  log.rateLimited = waited + 1;
+  // Never a notice after the outcome was told (a failure after the telling began).
+  const tellNow = !log.notifiedRetry && !finalTold(log);
+  log.notifiedRetry = true;
+  await steps.write(log);
+  if (tellNow) await tellRetry(run.ctx, run.origin, job.name, at);
+  run.ctx.logger.info({ delay }, 'rate limited; delayed');
+  await job.moveToDelayed(at, token);
+  throw new DelayedError();
+}
+
+/**
+ * A step that started and never ended may have taken effect (a create whose answer was lost).
+ * Out of attempts, that doubt is settled first: one more run, without spending an attempt, whose
+ * recover looks for what landed — a person is never told "failed" for what may exist. Returns
+ * when it cannot run again (no token, or the settle runs are used up).
+ */
+async function settleDoubt(scope: WorkerScope, run: FailedRun, log: StepLog): Promise<void> {
+  const { job, token, steps } = run;
+  if (!token || (log.settleRuns ?? 0) >= MAX_SETTLE_RUNS) return;
+  log.settleRuns = (log.settleRuns ?? 0) + 1;
+  await steps.write(log);
+  const delay = backoffDelay(scope.settings.backoffMs, job.attemptsMade);
+  run.ctx.logger.info({ delay }, 'last attempt ended in doubt; running once more to settle it');
+  await job.moveToDelayed(scope.now() + delay, token);
+  throw new DelayedError();
+}
+
+/** The last attempt failed, or the service refused: logged, the person told once, the job failed. */
+async function tellFailed(
+  scope: WorkerScope,
+  run: FailedRun,
+  log: StepLog,
+  error: unknown,
+  why: { refused: boolean; inDoubt: boolean },
+): Promise<never> {
+  const { job, origin, ctx, steps } = run;
+  const { refused, inDoubt } = why;
+  const operation = job.name;
+  if (refused && isPersonsMistake(error)) {
+    // The person's input, answered to them: one line, no stack (stacks are for faults).
+    const reason = error instanceof Error ? error.message : String(error);
+    ctx.logger.info({ reason }, 'operation refused');
+  } else {
+    ctx.logger.warn({ err: isCollabError(error) ? error.toJSON() : error }, 'operation failed');
+  }
+  // The success was told already (what failed came after): the person's outcome stands.
+  if (origin && !finalTold(log)) {
+    // Marked before it is told, so no later run of this job tells anything else.
+    log.failedTold = true;
+    await steps.write(log);
+    const what = describeOperation(operation);
+    // Never "could not" for what is, or may be, in the service: a write that landed is said
+    // to have gone through; one whose send was ever in doubt, to maybe have.
+    const landed = stepsLanded(log).length > 0;
+    // A refusal of the last send leaves the doubt of an earlier ambiguous one standing.
+    const doubted = Object.entries(log.steps).some(
+      ([name, step]) => name !== TELL_STEP && step.doubted && !step.done,
+    );
+    const words = landed
+      ? `I did ${what}, but could not finish what comes after it: ${afterwards(error)} It went through: no need to try again.`
+      : inDoubt && (!refused || doubted)
+        ? `Could not ${what} for sure: it was sent, but the service never confirmed it and retries did not get through. It may have gone through: check before trying again.`
+        : humanError(operation, error);
+    await ctx.outcomes.deliver(
+      origin,
+      { text: `:warning: ${words}` },
+      { replaceOriginal: replacesAck(origin) },
+    );
+    await rememberOutcome(scope, origin, operation, landed ? 'completed' : 'failed', words);
+  }
+  throw new UnrecoverableError(error instanceof Error ? error.message : String(error));
+}
+
+/** A job that stalled too often never reached onFailure: the person is told here, unless told already. */
+function tellStalled(scope: WorkerScope, job: Job): void {
+  const origin = (job.data as { origin?: Origin }).origin;
+  if (!origin) return;
+  const log = readLog(job);
+  // The outcome was told (or began to be) before the last stall: it stands.
+  if (finalTold(log)) return;
+  void rememberOutcome(scope, origin, job.name, 'failed', 'the worker stopped while running it');
+  // Steps that ended or may have taken effect: part of it may be done, so no plain "try again".
+  const partly = stepsInDoubt(log).length > 0 || Object.values(log.steps).some((step) => step.done);
+  const text = partly
+    ? `:warning: Could not finish: the worker stopped while running it, and it may have gone through (${describeOperation(job.name)}). Check before trying again.`
+    : `:warning: Could not ${describeOperation(job.name)}: the worker stopped while running it. Try again.`;
+  void scope.deps.workspaces.get(origin.teamId).then((ws) => {
+    if (!ws) return;
+    void createOutcomes(ws.slack, scope.logger, scope.now).deliver(origin, { text });
   });
-  worker.on('error', (error) => logger.error({ err: error }, 'worker error'));
-  return worker;
+}
+
+/** Each finished operation of a person is remembered for their App Home. */
+async function rememberOutcome(
+  scope: WorkerScope,
+  origin: Origin,
+  operation: string,
+  outcome: 'completed' | 'failed',
+  reason?: string,
+): Promise<void> {
+  await scope.deps.store.recent
+    .record(origin.teamId, origin.userId, {
+      operation,
+      outcome,
+      ...(reason ? { reason } : {}),
+      at: new Date(scope.now()).toISOString(),
+    })
+    .catch((error: unknown) => scope.logger.warn({ err: error }, 'could not remember the outcome'));
 }
 
 async function tellRetry(ctx: ProcessorContext, origin: Origin | undefined, operation: string, at: number) {

@@ -1,6 +1,13 @@
 /**
- * The operations the worker runs, one zod schema each. A job's name is its operation;
- * its data is validated when enqueued and again when processed.
+ * The operations the worker runs, one zod schema each. A job's name is its operation.
+ *
+ * Job data is validated once, before it enters a queue: by enqueue (operations/queue.ts) and,
+ * for job schedulers and pollers, by schedules.upsert (jobs/schedules.ts), which stores the
+ * parsed data its ticks and polls carry. The worker trusts what it reads.
+ *
+ * So a job queued by an earlier release must still read: a schema only gains optional fields
+ * (not a required one, nor a default, which an older job would lack), or the change gets a new
+ * job name. A field is never removed, renamed or narrowed while jobs carrying it may be queued.
  */
 import { z } from 'zod';
 import { PostFilters } from '../collab/postFilters.ts';

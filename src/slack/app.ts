@@ -15,8 +15,8 @@ import {
   type StateStore,
 } from '@slack/bolt';
 import type { InstallConfig, SlackConfig } from '../config.ts';
-import type { OperationsQueue } from '../jobs/queue.ts';
 import { type Logger, scrubText } from '../logger.ts';
+import type { OperationsQueue } from '../operations/queue.ts';
 import type { Store } from '../store/index.ts';
 import type { Workspaces } from '../workspaces/workspaces.ts';
 import type { ListenerSettings } from './listeners/deps.ts';

@@ -8,7 +8,7 @@
  * A target is one Redis (`REDIS_URL`) or a Redis Cluster (`REDIS_CLUSTER_NODES`, with the user,
  * password and TLS of `REDIS_URL`): either way the app holds a `Redis` — ioredis's `Redis` or its
  * `Cluster`, which answer the same commands. On a cluster every command, script and MULTI must
- * keep its keys in one slot (hash tags: store/keys.ts, jobs/shards.ts).
+ * keep its keys in one slot (hash tags: store/keys.ts, operations/shards.ts).
  */
 import { Cluster, type ClusterOptions, type RedisOptions, Redis as SingleRedis } from 'ioredis';
 

@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runJobsCli } from '../../src/cli/jobs.ts';
-import { shardNames, shardOf } from '../../src/jobs/shards.ts';
+import { shardNames, shardOf } from '../../src/operations/shards.ts';
 import { readDurability } from '../../src/store/durability.ts';
 import { type Cluster, isCluster, keySlot, masters } from '../../src/store/redis.ts';
 import { type Harness, SLACK_CHANNEL, startHarness, TEAM } from '../support/harness.ts';

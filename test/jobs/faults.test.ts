@@ -4,7 +4,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createCollabClient } from '../../src/collab/client.ts';
-import { jobIdFor } from '../../src/jobs/queue.ts';
+import { jobIdFor } from '../../src/operations/queue.ts';
 import { type Harness, startHarness } from '../support/harness.ts';
 import { appPostsWith, channelId, originOf, responseTexts, run, unique } from './helpers.ts';
 

@@ -2,8 +2,9 @@
  * What every listener is given beside Bolt's own arguments. slack/app.ts builds it and registers
  * the listeners; the listeners import the type from here, never from app.ts (that would be a cycle).
  */
-import type { OperationsQueue } from '../../jobs/queue.ts';
+
 import type { Logger } from '../../logger.ts';
+import type { OperationsQueue } from '../../operations/queue.ts';
 import type { Store } from '../../store/index.ts';
 import type { CollabClientSettings, Workspaces } from '../../workspaces/workspaces.ts';
 

@@ -3,7 +3,7 @@
  * url, and forgetting a workspace after an uninstall.
  */
 import type { WebClient } from '@slack/web-api';
-import { removeTeamJobs } from '../../jobs/cleanup.ts';
+import { removeTeamJobs } from '../../operations/cleanup.ts';
 import { homeView } from '../../render/home.ts';
 import type { HomeState } from '../../render/homeState.ts';
 import type { ListenerDeps } from './deps.ts';

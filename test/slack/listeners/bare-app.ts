@@ -6,8 +6,8 @@
 import { randomBytes } from 'node:crypto';
 import type { App } from '@slack/bolt';
 import { loadConfig } from '../../../src/config.ts';
-import { createOperationsQueue, type OperationsQueue } from '../../../src/jobs/queue.ts';
 import { createLogger } from '../../../src/logger.ts';
+import { createOperationsQueue, type OperationsQueue } from '../../../src/operations/queue.ts';
 import type { SlackStandIn } from '../../../src/sandbox/slack/types.ts';
 import { buildSlackApp } from '../../../src/slack/app.ts';
 import { createStore, type Store } from '../../../src/store/index.ts';

@@ -4,7 +4,7 @@
  */
 import type { Job } from 'bullmq';
 import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
-import { jobIdFor } from '../../../src/jobs/queue.ts';
+import { jobIdFor } from '../../../src/operations/queue.ts';
 import { type Harness, startHarness, TEAM } from '../../support/harness.ts';
 
 export async function startWebHarness(): Promise<Harness> {

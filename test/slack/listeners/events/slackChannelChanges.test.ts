@@ -6,8 +6,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { jobIdFor } from '../../../../src/jobs/queue.ts';
 import { schedulerId } from '../../../../src/jobs/schedules.ts';
+import { jobIdFor } from '../../../../src/operations/queue.ts';
 import { blockText, callsOf, memberId, originOf, run, unique } from '../../../jobs/helpers.ts';
 import { type Harness, startHarness, TEAM } from '../../../support/harness.ts';
 

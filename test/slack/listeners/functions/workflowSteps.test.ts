@@ -6,8 +6,8 @@
  * longest wait.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { jobIdFor } from '../../../../src/jobs/queue.ts';
 import { schedulerId } from '../../../../src/jobs/schedules.ts';
+import { jobIdFor } from '../../../../src/operations/queue.ts';
 import { WORKFLOW_STEPS } from '../../../../src/operations/workflowSteps.ts';
 import { functionExecuted, type RecordedCall } from '../../../../src/sandbox/slack/index.ts';
 import { callsOf, channelId, memberId, run, unique } from '../../../jobs/helpers.ts';

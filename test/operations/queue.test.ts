@@ -10,7 +10,12 @@
 import { randomBytes } from 'node:crypto';
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLAIM_TTL_SECONDS, createOperationsQueue, type OperationsQueue } from '../../src/jobs/queue.ts';
+import {
+  CLAIM_TTL_SECONDS,
+  createOperationsQueue,
+  jobIdFor,
+  type OperationsQueue,
+} from '../../src/operations/queue.ts';
 import type { Origin } from '../../src/operations/schemas.ts';
 import { keys } from '../../src/store/keys.ts';
 import { connectRedis, type Redis, whenReady } from '../../src/store/redis.ts';
@@ -87,5 +92,33 @@ describe('enqueue: the idempotency claim never swallows an operation', () => {
     const jobs = await reader.getJobs(['waiting']);
     await reader.close();
     expect(jobs.filter((j) => j?.id === results[0]!.jobId)).toHaveLength(1);
+  });
+
+  // The worker does not check job data again (operations/schemas.ts): enqueue is the door.
+  it('malformed data never enters the queue: the enqueue throws, and leaves neither job nor claim', async () => {
+    const idempotencyKey = key();
+    const malformed = [
+      { origin: { ...origin, teamId: '' }, post: { id: 'pst_1' } },
+      { origin, post: {} },
+      { origin: { ...origin, receivedAt: 'soon' }, post: { id: 'pst_1' } },
+      { post: { id: 'pst_1' } },
+    ];
+    const count = async () => Object.values(await ops.queue.getJobCounts()).reduce((sum, n) => sum + n, 0);
+    const before = await count();
+    for (const bad of malformed) {
+      await expect(ops.enqueue('resolvePost', bad as never, { idempotencyKey })).rejects.toThrow();
+    }
+    expect(await count()).toBe(before);
+    const jobId = jobIdFor(TEAM, idempotencyKey);
+    expect(await ops.queue.getJob(jobId)).toBeUndefined();
+    expect(await redis.exists(keys({ prefix }, TEAM).claim(jobId))).toBe(0);
+  });
+
+  it('what is queued is the parsed data: defaults filled in, unknown fields dropped', async () => {
+    const { jobId } = await ops.enqueue('listPosts', { origin, extra: 'x' } as never, {
+      idempotencyKey: key(),
+    });
+    const job = await ops.queue.getJob(jobId);
+    expect(job?.data).toEqual({ origin, unresolvedOnly: false });
   });
 });

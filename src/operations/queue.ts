@@ -13,9 +13,9 @@
  */
 import { createHash } from 'node:crypto';
 import { Queue, type Telemetry } from 'bullmq';
-import { JOB_SCHEMAS, type JobData, type JobInput, type Operation } from '../operations/schemas.ts';
 import { type KeySpace, keys } from '../store/keys.ts';
 import { type Redis, waitReplicas } from '../store/redis.ts';
+import { JOB_SCHEMAS, type JobData, type JobInput, type Operation } from './schemas.ts';
 import { QUEUE_NAME, shardNames, shardOf } from './shards.ts';
 
 export { QUEUE_NAME };
@@ -27,7 +27,7 @@ const CLAIM_QUEUED = 'queued';
 
 export interface QueueSettings extends KeySpace {
   prefix: string;
-  /** queues the operations are spread over, by workspace (jobs/shards.ts); default 1 */
+  /** queues the operations are spread over, by workspace (operations/shards.ts); default 1 */
   shards?: number | undefined;
   /** a Redis Cluster: shard names carry hash tags, keys of a team share a slot */
   cluster?: boolean | undefined;
