@@ -15,6 +15,13 @@ const optionalText = z
   .optional()
   .transform((v) => (v === '' ? undefined : v));
 
+/** A comma-separated list, each entry trimmed, empty ones dropped. */
+const commaList = (raw: string | undefined): string[] =>
+  (raw ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
+
 const int = (fallback: number, min: number, max: number) =>
   z.coerce.number().int().min(min).max(max).optional().default(fallback);
 
@@ -147,10 +154,7 @@ const EnvSchema = z.object({
     .string()
     .optional()
     .transform((raw, ctx) => {
-      const entries = (raw ?? '')
-        .split(',')
-        .map((entry) => entry.trim())
-        .filter((entry) => entry !== '');
+      const entries = commaList(raw);
       const bad = entries.filter((entry) => !isAllowedHostEntry(entry));
       if (bad.length > 0) {
         ctx.addIssue({ code: 'custom', message: `not a host name, address or CIDR: ${bad.join(', ')}` });
@@ -171,10 +175,7 @@ const EnvSchema = z.object({
     .string()
     .optional()
     .transform((raw, ctx) => {
-      const entries = (raw ?? '')
-        .split(',')
-        .map((entry) => entry.trim())
-        .filter((entry) => entry !== '');
+      const entries = commaList(raw);
       const nodes = entries.map(hostPort);
       const bad = entries.filter((_, i) => nodes[i] === undefined);
       if (bad.length > 0) {
@@ -234,15 +235,7 @@ const EnvSchema = z.object({
   SLACK_STATE_SECRET: optionalText,
   ENCRYPTION_KEY: optionalText,
   ENCRYPTION_KEY_PREVIOUS: optionalText,
-  ADMIN_USER_IDS: z
-    .string()
-    .optional()
-    .transform((raw) =>
-      (raw ?? '')
-        .split(',')
-        .map((id) => id.trim())
-        .filter((id) => id !== ''),
-    ),
+  ADMIN_USER_IDS: z.string().optional().transform(commaList),
   ALLOW_INSECURE_COLLAB_URL: z
     .enum(['true', 'false', '1', '0', ''])
     .optional()
