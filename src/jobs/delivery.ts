@@ -171,11 +171,23 @@ export async function tell(
   message: SlackMessage,
   options: { replace?: boolean } = {},
 ): Promise<void> {
+  const replaceOriginal = options.replace ?? replacesAck(origin);
+  // The message is kept in the log before the telling is marked started (its mark rides on that
+  // write): a job that then stalls out can still tell it, replacing the same note (worker.ts).
+  await ctx.once(TOLD_MESSAGE_STEP, async (): Promise<ToldMessage> => ({ message, replaceOriginal }));
   await ctx.once(
     TELL_STEP,
-    () => ctx.outcomes.deliver(origin, message, { replaceOriginal: options.replace ?? replacesAck(origin) }),
+    () => ctx.outcomes.deliver(origin, message, { replaceOriginal }),
     async () => undefined,
   );
+}
+
+/** The step that keeps the outcome message a job is about to tell. */
+export const TOLD_MESSAGE_STEP = 'tell:message';
+
+export interface ToldMessage {
+  message: SlackMessage;
+  replaceOriginal: boolean;
 }
 
 async function postToResponseUrl(

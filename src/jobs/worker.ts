@@ -25,7 +25,7 @@ import type { Store } from '../store/index.ts';
 import { type Redis, waitReplicas } from '../store/redis.ts';
 import { NOT_CONNECTED, type Workspaces } from '../workspaces/workspaces.ts';
 import type { ProcessorContext, ProcessorFeatures, Processors } from './context.ts';
-import { createOutcomes, replacesAck } from './delivery.ts';
+import { createOutcomes, replacesAck, TOLD_MESSAGE_STEP, type ToldMessage } from './delivery.ts';
 import { humanError, isPersonsMistake, isUserError, isWaitTurn } from './errors.ts';
 import { POLL_DEDUPLICATION } from './pollDispatch.ts';
 import { DEFAULT_POLLING, type PollingSettings } from './polling.ts';
@@ -378,8 +378,21 @@ function tellStalled(scope: WorkerScope, job: Job): void {
   const origin = (job.data as { origin?: Origin }).origin;
   if (!origin) return;
   const log = readLog(job);
-  // The outcome was told (or began to be) before the last stall: it stands.
-  if (finalTold(log)) return;
+  // The outcome was told, or began to be, before the last stall. Where telling it again replaces
+  // the same note (a slash command's response_url), it is told again: its run may have been
+  // killed before the message went out. Elsewhere a second message would show twice: it stands.
+  if (finalTold(log)) {
+    const kept = log.steps[TOLD_MESSAGE_STEP]?.value as ToldMessage | undefined;
+    if (log.steps[TELL_STEP]?.started && !log.steps[TELL_STEP]?.done && kept?.replaceOriginal) {
+      void scope.deps.workspaces.get(origin.teamId).then((ws) => {
+        if (!ws) return;
+        void createOutcomes(ws.slack, scope.logger, scope.now).deliver(origin, kept.message, {
+          replaceOriginal: true,
+        });
+      });
+    }
+    return;
+  }
   void rememberOutcome(scope, origin, job.name, 'failed', 'the worker stopped while running it');
   // Steps that ended or may have taken effect: part of it may be done, so no plain "try again".
   const partly = stepsInDoubt(log).length > 0 || Object.values(log.steps).some((step) => step.done);

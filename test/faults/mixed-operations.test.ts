@@ -391,6 +391,7 @@ describe(`fault suite: ${OPS} operations, ${KILLS} worker kills, ${REDIS_KILLS.l
     expect(summary.lostSilently, 'lost silently (neither applied nor reported failed)').toBe(0);
     expect(summary.toldMoreThanOnce, 'told more than once').toBe(0);
     expect(summary.appliedButToldFailed, 'applied, yet told it failed').toBe(0);
+    expect(summary.appliedButUntold, 'applied, yet the person never told the outcome').toBe(0);
     expect(summary.asked).toBe(
       summary.applied + summary.duplicated + summary.lost + tally('reportedFailed') + refused,
     );
