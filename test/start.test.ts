@@ -17,31 +17,43 @@ afterEach(async () => {
   await exited;
 });
 
+/**
+ * Runs `npm start` with the environment of this process less the variables `strip` matches, plus
+ * `extra`; answers once it printed its start line (or rejects with its stderr if it exits first).
+ */
+async function startNpm(
+  strip: RegExp,
+  extra: NodeJS.ProcessEnv,
+): Promise<{ started: ChildProcess; line: string }> {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(process.env)) if (!strip.test(name)) env[name] = value;
+  child = spawn('npm', ['start', '--silent'], {
+    env: { ...env, LOG_LEVEL: 'silent', ...extra },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  const started = child;
+  let stderr = '';
+  started.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString('utf8');
+  });
+  const line = await new Promise<string>((resolve, reject) => {
+    let stdout = '';
+    started.stdout?.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString('utf8');
+      const found = stdout.split('\n').find((l) => l.startsWith('collab-slack sandbox:'));
+      if (found) resolve(found);
+    });
+    started.once('exit', (code) => reject(new Error(`npm start exited (${String(code)}): ${stderr}`)));
+  });
+  return { started, line };
+}
+
 describe('npm start without credentials', () => {
   it('starts the sandbox, prints the console line, and stops on SIGTERM', async () => {
     const port = await freePort();
-    const env: NodeJS.ProcessEnv = {};
-    for (const [name, value] of Object.entries(process.env)) {
-      if (!/^(SLACK_|COLLAB_|QUEUE_PREFIX$|PORT$|ROLE$)/.test(name)) env[name] = value;
-    }
-    child = spawn('npm', ['start', '--silent'], {
-      env: { ...env, PORT: String(port), LOG_LEVEL: 'silent' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true,
-    });
-    const started = child;
-    let stderr = '';
-    started.stderr?.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString('utf8');
-    });
-    const line = await new Promise<string>((resolve, reject) => {
-      let stdout = '';
-      started.stdout?.on('data', (chunk: Buffer) => {
-        stdout += chunk.toString('utf8');
-        const found = stdout.split('\n').find((l) => l.startsWith('collab-slack sandbox:'));
-        if (found) resolve(found);
-      });
-      started.once('exit', (code) => reject(new Error(`npm start exited (${String(code)}): ${stderr}`)));
+    const { started, line } = await startNpm(/^(SLACK_|COLLAB_|QUEUE_PREFIX$|PORT$|ROLE$)/, {
+      PORT: String(port),
     });
     expect(line).toMatch(
       new RegExp(
@@ -62,36 +74,12 @@ describe('npm start without credentials', () => {
 
   it('SANDBOX=collab pairs the configured Slack with the emulator, and the start line says so', async () => {
     const port = await freePort();
-    const env: NodeJS.ProcessEnv = {};
-    for (const [name, value] of Object.entries(process.env)) {
-      if (!/^(SLACK_|COLLAB_|QUEUE_PREFIX$|PORT$|ROLE$|SANDBOX$|NODE_ENV$)/.test(name)) env[name] = value;
-    }
-    child = spawn('npm', ['start', '--silent'], {
-      env: {
-        ...env,
-        PORT: String(port),
-        LOG_LEVEL: 'silent',
-        SANDBOX: 'collab',
-        SLACK_BOT_TOKEN: 'xoxb-test-sandbox-collab',
-        SLACK_SIGNING_SECRET: 'test-signing-sandbox',
-        SLACK_BOT_USER_ID: 'U_BOT',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true,
-    });
-    const started = child;
-    let stderr = '';
-    started.stderr?.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString('utf8');
-    });
-    const line = await new Promise<string>((resolve, reject) => {
-      let stdout = '';
-      started.stdout?.on('data', (chunk: Buffer) => {
-        stdout += chunk.toString('utf8');
-        const found = stdout.split('\n').find((l) => l.startsWith('collab-slack sandbox:'));
-        if (found) resolve(found);
-      });
-      started.once('exit', (code) => reject(new Error(`npm start exited (${String(code)}): ${stderr}`)));
+    const { line } = await startNpm(/^(SLACK_|COLLAB_|QUEUE_PREFIX$|PORT$|ROLE$|SANDBOX$|NODE_ENV$)/, {
+      PORT: String(port),
+      SANDBOX: 'collab',
+      SLACK_BOT_TOKEN: 'xoxb-test-sandbox-collab',
+      SLACK_SIGNING_SECRET: 'test-signing-sandbox',
+      SLACK_BOT_USER_ID: 'U_BOT',
     });
     expect(line).toContain(`Slack requests to http://127.0.0.1:${port}/slack/events`);
     expect(line).toContain('real Slack + emulated collaboration API (SANDBOX=collab)');
