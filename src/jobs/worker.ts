@@ -73,7 +73,13 @@ export interface WorkerSettings {
 }
 
 export interface WorkerDeps {
+  /** BullMQ's connection for the worker (it defines BullMQ's scripts on it) */
   connection: Redis;
+  /**
+   * The step log's fence (steps.ts): a connection that knows no BullMQ script, so its batches
+   * stay cheap; default `connection`.
+   */
+  stepsConnection?: Redis;
   workspaces: Workspaces;
   store: Store;
   processors: Processors;
@@ -147,7 +153,7 @@ function workerScope(deps: WorkerDeps): WorkerScope {
   const now = deps.now ?? Date.now;
   const wait = settings.wait && settings.wait.replicas > 0 ? settings.wait : undefined;
   const fence: FenceSettings = {
-    connection: deps.connection,
+    connection: deps.stepsConnection ?? deps.connection,
     prefix: settings.prefix,
     queueName: settings.queueName ?? QUEUE_NAME,
     lockMs: settings.lockMs ?? 60_000,
