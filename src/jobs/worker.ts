@@ -152,8 +152,10 @@ function workerScope(deps: WorkerDeps): WorkerScope {
   const { logger, settings } = deps;
   const now = deps.now ?? Date.now;
   const wait = settings.wait && settings.wait.replicas > 0 ? settings.wait : undefined;
+  // WAIT counts the writes of the connection it runs on: the fence's own.
+  const stepsConnection = deps.stepsConnection ?? deps.connection;
   const fence: FenceSettings = {
-    connection: deps.stepsConnection ?? deps.connection,
+    connection: stepsConnection,
     prefix: settings.prefix,
     queueName: settings.queueName ?? QUEUE_NAME,
     lockMs: settings.lockMs ?? 60_000,
@@ -161,7 +163,7 @@ function workerScope(deps: WorkerDeps): WorkerScope {
     now,
     ...(wait
       ? {
-          replicated: (key: string) => waitReplicas(deps.connection, [key], wait.replicas, wait.timeoutMs),
+          replicated: (key: string) => waitReplicas(stepsConnection, [key], wait.replicas, wait.timeoutMs),
         }
       : {}),
   };
