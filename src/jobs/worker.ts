@@ -16,7 +16,7 @@
 import { DelayedError, type Job, type Telemetry, UnrecoverableError, Worker } from 'bullmq';
 import { type BudgetLane, withBudgetScope } from '../collab/budget.ts';
 import { type CollabError, isCollabError } from '../collab/errors.ts';
-import type { Logger } from '../logger.ts';
+import { type Logger, lazyChild } from '../logger.ts';
 import { isOperation, type JobData, type Origin } from '../operations/schemas.ts';
 import { QUEUE_NAME } from '../operations/shards.ts';
 import { describeOperation } from '../render/operationWords.ts';
@@ -177,7 +177,7 @@ async function runJob(scope: WorkerScope, job: Job, token?: string, signal?: Abo
   if (!isOperation(operation)) throw new UnrecoverableError(`unknown operation ${operation}`);
   // Validated once, before it entered the queue (enqueue, schedules.upsert): operations/schemas.ts.
   const data = job.data as JobData<typeof operation>;
-  const jobLogger = logger.child({ jobId: job.id, operation });
+  const jobLogger = lazyChild(logger, { jobId: job.id, operation });
   const steps = stepLogOf(job, token, scope.fence, signal, jobLogger);
   // Told it failed already (its end was then lost with Redis, and it ran again): nothing more.
   if (readLog(job).failedTold) throw new UnrecoverableError('already reported failed');
