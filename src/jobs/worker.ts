@@ -14,7 +14,7 @@
  * `tellFailed` or the one retry notice.
  */
 import { DelayedError, type Job, type Telemetry, UnrecoverableError, Worker } from 'bullmq';
-import { type BudgetLane, withBudgetScope } from '../collab/budget.ts';
+import type { BudgetLane } from '../collab/budget.ts';
 import { type CollabError, isCollabError } from '../collab/errors.ts';
 import { type Logger, lazyChild } from '../logger.ts';
 import { isOperation, type JobData, type Origin } from '../operations/schemas.ts';
@@ -187,10 +187,12 @@ async function runJob(scope: WorkerScope, job: Job, token?: string, signal?: Abo
   const workspace = await deps.workspaces.get(teamId);
   const outcomes = workspace ? createOutcomes(workspace.slack, logger, now) : undefined;
   if (!workspace || !outcomes) return refuseWithoutWorkspace(scope, job, teamId, origin);
+  const lane = laneOf(origin);
   const ctx: ProcessorContext = {
     job,
     teamId,
-    collab: workspace.collab,
+    // Every request of the job counts in its lane of the request budget, for its workspace.
+    collab: workspace.collab.scoped({ lane, teamId, maxWaitMs: BUDGET_WAIT_MS[lane] }),
     slack: workspace.slack,
     store: deps.store,
     outcomes,
@@ -206,11 +208,10 @@ async function runJob(scope: WorkerScope, job: Job, token?: string, signal?: Abo
     signal,
     features: deps.features,
   };
-  const lane = laneOf(origin);
   try {
     // The processor registry is keyed by operation; the cast ties the two together.
     const run = deps.processors[operation] as (d: typeof data, c: ProcessorContext) => Promise<void>;
-    await withBudgetScope({ lane, teamId, maxWaitMs: BUDGET_WAIT_MS[lane] }, () => run(data, ctx));
+    await run(data, ctx);
   } catch (error) {
     await onFailure(scope, { job, token, origin, ctx, steps }, error);
   }
