@@ -8,11 +8,15 @@
 export function routeBy<A>(
   idOf: (args: A) => string | undefined,
   handlers: Iterable<readonly [string, (args: A) => Promise<void>]>,
-): (args: A) => Promise<void> {
+): Route<A> {
   const table = new Map<string, Array<(args: A) => Promise<void>>>();
   for (const [id, handler] of handlers) table.set(id, [...(table.get(id) ?? []), handler]);
-  return async (args) => {
+  const route = async (args: A) => {
     const id = idOf(args);
     for (const handler of (id === undefined ? undefined : table.get(id)) ?? []) await handler(args);
   };
+  return Object.assign(route, { ids: [...table.keys()] });
 }
+
+/** A routing listener, and the ids it answers (the manifest must declare them). */
+export type Route<A> = ((args: A) => Promise<void>) & { readonly ids: readonly string[] };

@@ -9,18 +9,17 @@ import { newPostShortcut } from './newPost.ts';
 import { resolvePostShortcut } from './resolvePost.ts';
 
 export function registerShortcuts(app: App, deps: ListenerDeps): void {
-  // Message shortcuts and global shortcuts have their own callback ids: one table serves both.
-  const handlers: Array<readonly [string, Handler]> = [
-    [SHORTCUTS.createPostFromMessage, createPostFromMessageShortcut(deps) as Handler],
-    [SHORTCUTS.createPostFromThread, createPostFromThreadShortcut(deps) as Handler],
-    [SHORTCUTS.newPost, newPostShortcut(deps) as Handler],
-    [SHORTCUTS.commentOnPost, commentOnPostShortcut(deps) as Handler],
-    [SHORTCUTS.resolvePost, resolvePostShortcut(deps) as Handler],
-  ];
+  const byId = (args: Args) => args.shortcut.callback_id;
   app.shortcut(
-    {},
-    routeBy((args: Args) => args.shortcut.callback_id, handlers),
+    { type: 'message_action' },
+    routeBy(byId, [
+      [SHORTCUTS.createPostFromMessage, createPostFromMessageShortcut(deps) as Handler],
+      [SHORTCUTS.createPostFromThread, createPostFromThreadShortcut(deps) as Handler],
+      [SHORTCUTS.commentOnPost, commentOnPostShortcut(deps) as Handler],
+      [SHORTCUTS.resolvePost, resolvePostShortcut(deps) as Handler],
+    ]),
   );
+  app.shortcut({ type: 'shortcut' }, routeBy(byId, [[SHORTCUTS.newPost, newPostShortcut(deps) as Handler]]));
 }
 
 type Args = SlackShortcutMiddlewareArgs & AllMiddlewareArgs;
