@@ -39,6 +39,7 @@ import { findOnPath, startPrivateRedis } from '../src/sandbox/redis.ts';
 import { startSlackStandIn } from '../src/sandbox/slack/index.ts';
 import { connectRedis, whenReady } from '../src/store/redis.ts';
 import {
+  cpuMs,
   machineLine,
   parseRuntime,
   type Runtime,
@@ -182,6 +183,24 @@ interface Throughput {
   workerCommands: ReturnType<typeof delta>;
   idleRssMb: number;
   peakRssMb: number;
+  /** CPU ms per operation while the queue drained: the worker processes, Redis, this driver */
+  cpu: { worker: number; redis: number; driver: number };
+}
+
+/** Redis's own CPU time so far (INFO cpu), in ms. */
+async function redisCpuMs(): Promise<number> {
+  const info = await admin.info('cpu');
+  const read = (name: string) => Number(info.match(new RegExp(`${name}:([\\d.]+)`))?.[1] ?? 0);
+  return (read('used_cpu_user') + read('used_cpu_sys')) * 1000;
+}
+
+async function cpuOf(pids: Array<number | undefined>) {
+  const each = await Promise.all(pids.map(cpuMs));
+  return {
+    worker: each.reduce<number>((sum, ms) => sum + (ms ?? 0), 0),
+    redis: await redisCpuMs(),
+    driver: (process.cpuUsage().user + process.cpuUsage().system) / 1000,
+  };
 }
 
 async function throughput(
@@ -207,6 +226,7 @@ async function throughput(
   const idle = await Promise.all(children.map((c) => rssMb(c.pid)));
   const sampler = rssSampler(children.map((c) => c.pid));
   const s2 = await commandStats();
+  const cpu0 = await cpuOf(children.map((c) => c.pid));
   const started = performance.now();
   await queue.queue.resume();
   for (;;) {
@@ -215,6 +235,7 @@ async function throughput(
     await new Promise((r) => setTimeout(r, 20));
   }
   const seconds = (performance.now() - started) / 1000;
+  const cpu1 = await cpuOf(children.map((c) => c.pid));
   const s3 = await commandStats();
   const peaks = sampler.stop();
   const failed = (await queue.queue.getJobCounts('failed')).failed ?? 0;
@@ -235,9 +256,14 @@ async function throughput(
     workerCommands: delta(s2, s3, JOBS),
     idleRssMb: Math.max(...idle.map((m) => m ?? 0)),
     peakRssMb: Math.max(...peaks),
+    cpu: {
+      worker: (cpu1.worker - cpu0.worker) / JOBS,
+      redis: (cpu1.redis - cpu0.redis) / JOBS,
+      driver: (cpu1.driver - cpu0.driver) / JOBS,
+    },
   };
   log(
-    `${variant}: ${processes} process(es) × concurrency ${concurrency}: ${round(opsPerSecond, 0)} ops/s (${round(result.perProcess, 0)} per process), failed ${failed}, worker RSS idle ${round(result.idleRssMb, 0)} MB peak ${round(result.peakRssMb, 0)} MB`,
+    `${variant}: ${processes} process(es) × concurrency ${concurrency}: ${round(opsPerSecond, 0)} ops/s (${round(result.perProcess, 0)} per process), failed ${failed}, worker RSS idle ${round(result.idleRssMb, 0)} MB peak ${round(result.peakRssMb, 0)} MB; CPU ms per op: worker ${round(result.cpu.worker, 3)}, Redis ${round(result.cpu.redis, 3)}, driver ${round(result.cpu.driver, 3)}`,
   );
   return result;
 }
@@ -395,17 +421,19 @@ async function full() {
     `Command: \`npm run bench:worker -- --jobs ${JOBS} --concurrency ${CONCURRENCIES.join(',')} --processes ${PROCESSES.join(',')} --runtime ${RUNTIME} --overhead ${OVERHEAD_OPS}\``,
     `Operation: resolvePost through the real processor (API call, step log, outcome to response_url).`,
     '',
-    '| worker | worker processes | concurrency | jobs | failed | ops/s (all) | ops/s per process | enqueues/s | Redis cmds per enqueue (incl. in scripts) | Redis cmds per op in the worker (incl. in scripts) | worker RSS idle MB | worker RSS peak MB |',
-    '|---|---|---|---|---|---|---|---|---|---|---|---|',
+    '| worker | worker processes | concurrency | jobs | failed | ops/s (all) | ops/s per process | enqueues/s | Redis cmds per enqueue (incl. in scripts) | Redis cmds per op in the worker (incl. in scripts) | worker RSS idle MB | worker RSS peak MB | CPU ms per op: worker / Redis / driver |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
     ...[...byConcurrency, ...floors, ...scaling].map(
       (r) =>
-        `| ${r.variant} | ${r.processes} | ${r.concurrency} | ${JOBS} | ${r.failed} | ${round(r.opsPerSecond, 0)} | ${round(r.perProcess, 0)} | ${round(r.enqueuePerSecond, 0)} | ${round(r.enqueueCommands.total, 2)} | ${round(r.workerCommands.total, 2)} | ${round(r.idleRssMb, 0)} | ${round(r.peakRssMb, 0)} |`,
+        `| ${r.variant} | ${r.processes} | ${r.concurrency} | ${JOBS} | ${r.failed} | ${round(r.opsPerSecond, 0)} | ${round(r.perProcess, 0)} | ${round(r.enqueuePerSecond, 0)} | ${round(r.enqueueCommands.total, 2)} | ${round(r.workerCommands.total, 2)} | ${round(r.idleRssMb, 0)} | ${round(r.peakRssMb, 0)} | ${round(r.cpu.worker, 3)} / ${round(r.cpu.redis, 3)} / ${round(r.cpu.driver, 3)} |`,
     ),
     '',
     `The worker's share of its floor (same jobs, same concurrency, one process each): ${byConcurrency
       .map(
         (r, i) => `c${r.concurrency} ${round((100 * r.opsPerSecond) / (floors[i]?.opsPerSecond ?? 1), 0)} %`,
       )
+      .join(', ')}; its CPU per operation against the floor's: ${byConcurrency
+      .map((r, i) => `c${r.concurrency} ${round(r.cpu.worker / (floors[i]?.cpu.worker ?? 1), 2)}×`)
       .join(', ')}.`,
     '',
     `Commandstats per operation, worker phase at concurrency 16 (top): ${byConcurrency.find((r) => r.concurrency === 16)?.workerCommands.top ?? scaling[0]?.workerCommands.top ?? '–'}.`,

@@ -62,26 +62,33 @@ export async function startBot(
   logger: Logger,
   options: StartOptions = {},
 ): Promise<RunningBot> {
-  // A worker's store reads and writes (step log aside) go through the producer connection: where
-  // a worker runs, its commands issued in one tick leave in one write (a web-only process keeps
-  // each ack's commands unbatched).
-  const producer: Redis = connectRedis(config.redis, 'producer', {
+  // Connections and what knows which Lua scripts: ioredis copies every script a connection knows
+  // onto each pipeline it makes (an auto-pipelined batch is one), and BullMQ defines ~50 on the
+  // connections it is given. So BullMQ's queue and worker each have theirs, and the store (with
+  // the budget and the poll schedule) and the step log have their own, which know only the
+  // bot's few. Where a worker runs, the store's and the step log's commands issued in one tick
+  // leave in one write (a web-only process keeps each ack's commands unbatched).
+  const producer: Redis = connectRedis(config.redis, 'producer', { autoPipelining: false });
+  const storeRedis: Redis = connectRedis(config.redis, 'producer', {
     autoPipelining: config.role !== 'web',
   });
   const workerConnection: Redis | undefined =
     config.role === 'web' ? undefined : connectRedis(config.redis, 'worker');
+  const stepsConnection: Redis | undefined =
+    config.role === 'web' ? undefined : connectRedis(config.redis, 'worker');
+  const disconnect = () => {
+    for (const redis of [producer, storeRedis, workerConnection, stepsConnection]) redis?.disconnect();
+  };
   // Enqueues fail fast while Redis is away, so start only once it answers.
   await whenReady(producer, 10_000).catch((error: unknown) => {
-    producer.disconnect();
-    workerConnection?.disconnect();
+    disconnect();
     throw new Error(`Redis does not answer at ${redactUrl(config.redisUrl)}: ${(error as Error).message}`);
   });
   // A Redis that would lose or evict queued work: refused in production, a warning elsewhere.
   // On a cluster, every master is read (store/durability.ts).
   const durability = await checkDurability(producer, { ...config.redisDurability, logger }).catch(
     (error: unknown) => {
-      producer.disconnect();
-      workerConnection?.disconnect();
+      disconnect();
       throw error;
     },
   );
@@ -92,7 +99,7 @@ export async function startBot(
   // Rotating bot tokens (token_rotation_enabled) are refreshed through the installation store.
   const rotation = config.install
     ? tokenRotation(
-        producer,
+        storeRedis,
         slackTokenRefresher({
           clientId: config.install.clientId,
           clientSecret: config.install.clientSecret,
@@ -100,7 +107,7 @@ export async function startBot(
         }),
       )
     : undefined;
-  const store = createStore(producer, space, { ...(cipher ? { cipher } : {}), rotation });
+  const store = createStore(storeRedis, space, { ...(cipher ? { cipher } : {}), rotation });
   // Off (and OpenTelemetry not loaded) unless OTEL_EXPORTER_OTLP_ENDPOINT is set.
   const ownTracing = options.tracing
     ? undefined
@@ -121,7 +128,7 @@ export async function startBot(
   for (const shard of queue.queues) metrics.watchQueue(shard);
   metrics.watchRedis(producer);
   // One request budget per service host, shared with every other process through Redis.
-  const budget = createBudget(producer, space, config.collab.rate);
+  const budget = createBudget(storeRedis, space, config.collab.rate);
   metrics.watchBudget(budget, config.polling);
   const multi = config.install !== undefined;
   // Service URLs entered by workspace admins must be public (or allowed by the operator); the
@@ -159,7 +166,7 @@ export async function startBot(
     durability,
   };
   // Polls are paced by the budget of their workspace's service host (store/pollSchedule.ts).
-  const pollSchedule = createPollSchedule(producer, space, {
+  const pollSchedule = createPollSchedule(storeRedis, space, {
     capacity: Math.max(1, config.collab.rate.limit - config.collab.rate.personReserve),
     windowMs: config.collab.rate.windowMs,
   });
@@ -186,7 +193,7 @@ export async function startBot(
             install: {
               config: config.install!,
               installationStore: store.installations!,
-              stateStore: oauthStateStore(producer, space, config.install!.stateSecret),
+              stateStore: oauthStateStore(storeRedis, space, config.install!.stateSecret),
             },
           }
         : {}),
@@ -225,6 +232,7 @@ export async function startBot(
   for (const shard of workerConnection ? queue.queues : []) {
     const worker = createWorker({
       connection: workerConnection!,
+      ...(stepsConnection ? { stepsConnection } : {}),
       workspaces,
       store,
       processors,
@@ -279,8 +287,7 @@ export async function startBot(
       await Promise.all(workers.map((worker) => worker.close().catch(() => {})));
       await queue.close().catch(() => {});
       await workspaces.close().catch(() => {});
-      producer.disconnect();
-      workerConnection?.disconnect();
+      disconnect();
       await ownTracing?.shutdown();
     },
   };

@@ -54,14 +54,38 @@ const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
 
 type Registration = { kind: string; matcher: unknown };
 
+/** The field of a matcher that a routing listener (listeners/route.ts) looks its handler up by. */
+const ROUTED_BY: Record<string, string> = {
+  action: 'action_id',
+  view: 'callback_id',
+  shortcut: 'callback_id',
+};
+
 function registrations(): Registration[] {
   const seen: Registration[] = [];
   const recorder = new Proxy(
     {},
     {
-      get: (_target, kind) => (matcher: unknown) => {
-        seen.push({ kind: String(kind), matcher });
-      },
+      get:
+        (_target, kind) =>
+        (matcher: unknown, ...listeners: unknown[]) => {
+          const routed = listeners.find(
+            (l): l is { ids: readonly string[] } =>
+              typeof l === 'function' && Array.isArray((l as { ids?: unknown }).ids),
+          );
+          if (!routed) {
+            seen.push({ kind: String(kind), matcher });
+            return;
+          }
+          // One listener routing by id stands for one registration per id it answers.
+          for (const id of routed.ids) {
+            const field = ROUTED_BY[String(kind)];
+            seen.push({
+              kind: String(kind),
+              matcher: field ? { ...(matcher as object), [field]: id } : id,
+            });
+          }
+        },
     },
   ) as App;
   const config = loadConfig({

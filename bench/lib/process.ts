@@ -127,6 +127,16 @@ export async function rssMb(pid: number | undefined): Promise<number | undefined
   return kb ? Number(kb) / 1024 : undefined;
 }
 
+/** CPU time (user + system) a process has used so far, in ms; from /proc (Linux). */
+export async function cpuMs(pid: number | undefined): Promise<number | undefined> {
+  if (pid === undefined) return undefined;
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
+  // The fields after the command name (which may hold spaces) start at state: utime is 14th, stime 15th.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  return Number.isFinite(ticks) ? ticks * 10 : undefined;
+}
+
 /** Samples the peak RSS of some processes until stopped. */
 export function rssSampler(pids: Array<number | undefined>, everyMs = 200) {
   const peaks = pids.map(() => 0);

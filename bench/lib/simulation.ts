@@ -12,7 +12,6 @@
  * `retryAfterMs`, as the worker delays the job. The queue's own cost per poll is measured apart
  * (bench/simulate.ts).
  */
-import { withBudgetScope } from '../../src/collab/budget.ts';
 import { type CollabClient, createCollabClient } from '../../src/collab/client.ts';
 import { isCollabError } from '../../src/collab/errors.ts';
 import { POLL_DISPATCH_BATCH, POLL_DISPATCH_MS } from '../../src/jobs/pollDispatch.ts';
@@ -268,16 +267,15 @@ export async function simulate(o: SimulationOptions): Promise<SimulationResult> 
     try {
       for (;;) {
         try {
-          await withBudgetScope({ lane: 'background', teamId, maxWaitMs: 5000 }, () =>
-            p.operation === 'pollFeed'
-              ? collab.listPosts({
-                  channelId: channel,
-                  sort: 'last_activity_at',
-                  direction: 'desc',
-                  limit: 20,
-                })
-              : collab.listMessages(thread.id, { sort: 'created_at', direction: 'desc', limit: 50 }),
-          );
+          const scoped = collab.scoped({ lane: 'background', teamId, maxWaitMs: 5000 });
+          await (p.operation === 'pollFeed'
+            ? scoped.listPosts({
+                channelId: channel,
+                sort: 'last_activity_at',
+                direction: 'desc',
+                limit: 20,
+              })
+            : scoped.listMessages(thread.id, { sort: 'created_at', direction: 'desc', limit: 50 }));
           note(p.id);
           return;
         } catch (error) {
@@ -296,7 +294,7 @@ export async function simulate(o: SimulationOptions): Promise<SimulationResult> 
     const arrival = now;
     for (;;) {
       try {
-        await withBudgetScope({ lane: 'person', teamId, maxWaitMs: 10_000 }, () => collab.listChannels());
+        await collab.scoped({ lane: 'person', teamId, maxWaitMs: 10_000 }).listChannels();
         personWaits.push(now - arrival);
         return;
       } catch (error) {

@@ -3,12 +3,11 @@
  * is asked for a turn; after a 429 the host's budget is paused. The budget itself (shared by every
  * process through Redis) lives in the store; the client only knows this interface.
  *
- * Which lane a request belongs to, and for which workspace, is carried by the async context of
- * the work that sends it (`withBudgetScope`): a job run by the worker sets it; a request outside
- * any scope (the web role's pickers, a person waiting) counts as a person's.
+ * Which lane a request belongs to, and for which workspace, travels with the request: a job's
+ * client is scoped to its lane and workspace (`CollabClient.scoped`); a request of an unscoped
+ * client (the web role's pickers, a person waiting) counts as a person's. (An AsyncLocalStorage
+ * carried it before: on Node 20 that runs a hook for every promise of the process.)
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
-
 /** `person`: an operation a person asked for; `background`: feed and thread polls, digests, unfurls. */
 export type BudgetLane = 'person' | 'background';
 
@@ -30,14 +29,5 @@ export interface RequestBudget {
   refused(host: string, retryAfterMs: number | undefined): Promise<void>;
 }
 
-const scopes = new AsyncLocalStorage<BudgetScope>();
-
-/** Runs `fn` with every request it sends counted in this lane, for this team. */
-export function withBudgetScope<T>(scope: BudgetScope, fn: () => T): T {
-  return scopes.run(scope, fn);
-}
-
-/** The scope of the running work; a person's when none was set. */
-export function currentBudgetScope(): BudgetScope {
-  return scopes.getStore() ?? { lane: 'person' };
-}
+/** The scope of a request sent outside any job (the web role's pickers): a person waits for it. */
+export const PERSON_SCOPE: BudgetScope = Object.freeze({ lane: 'person' });

@@ -8,7 +8,7 @@
  */
 import type { Dispatcher } from 'undici';
 import type { z } from 'zod';
-import type { RequestBudget } from './budget.ts';
+import type { BudgetScope, RequestBudget } from './budget.ts';
 import type { CollabErrorKind } from './errors.ts';
 import { createHttp, type HttpMethod, type Timeouts } from './http.ts';
 import { compact, pathParam, validate } from './inputs.ts';
@@ -105,6 +105,11 @@ export interface CollabClient {
   ): AsyncIterable<Message>;
   allMembers(query?: WalkQuery<ListMembersQuery>, opts?: CallOptions): AsyncIterable<Member>;
   allChannels(query?: WalkQuery<ListChannelsQuery>, opts?: CallOptions): AsyncIterable<Channel>;
+  /**
+   * The same client with every request counted in `scope`'s lane of the request budget, for its
+   * workspace (a job's: budget.ts). Unscoped requests are a person's.
+   */
+  scoped(scope: BudgetScope): CollabClient;
   /** Closes the client's own pool (not a shared dispatcher). */
   close(): Promise<void>;
 }
@@ -117,111 +122,121 @@ export function createCollabClient(options: CollabClientOptions): CollabClient {
   const names = wireNames(options.queryNames);
   const http = createHttp(options);
 
-  function send<T>(
-    operation: string,
-    method: HttpMethod,
-    path: string,
-    schema: z.ZodType<T>,
-    opts: CallOptions | undefined,
-    extra: { body?: unknown; query?: Record<string, string> } = {},
-  ): Promise<T> {
-    return http.send({ operation, method, path, schema, signal: opts?.signal, ...extra });
+  /** The client of one budget scope: a few closures over the one pool, made per job. */
+  function scoped(scope: BudgetScope | undefined): CollabClient {
+    return clientOf(scope);
   }
 
-  async function list<T>(
-    operation: string,
-    path: string,
-    querySchema: z.ZodType<AnyListQuery>,
-    query: unknown,
-    schema: z.ZodType<Page<T>>,
-    opts: CallOptions | undefined,
-  ): Promise<Page<T>> {
-    const valid = validate(operation, querySchema, query);
-    return send(operation, 'GET', path, schema, opts, { query: toQueryParams(valid, names) });
-  }
+  function clientOf(scope: BudgetScope | undefined): CollabClient {
+    function send<T>(
+      operation: string,
+      method: HttpMethod,
+      path: string,
+      schema: z.ZodType<T>,
+      opts: CallOptions | undefined,
+      extra: { body?: unknown; query?: Record<string, string> } = {},
+    ): Promise<T> {
+      return http.send({ operation, method, path, schema, signal: opts?.signal, scope, ...extra });
+    }
 
-  function walk<T extends { id: string }>(
-    operation: string,
-    path: () => string,
-    querySchema: z.ZodType<AnyListQuery>,
-    query: unknown,
-    schema: z.ZodType<Page<T>>,
-    opts: CallOptions | undefined,
-  ): AsyncIterable<T> {
+    async function list<T>(
+      operation: string,
+      path: string,
+      querySchema: z.ZodType<AnyListQuery>,
+      query: unknown,
+      schema: z.ZodType<Page<T>>,
+      opts: CallOptions | undefined,
+    ): Promise<Page<T>> {
+      const valid = validate(operation, querySchema, query);
+      return send(operation, 'GET', path, schema, opts, { query: toQueryParams(valid, names) });
+    }
+
+    function walk<T extends { id: string }>(
+      operation: string,
+      path: () => string,
+      querySchema: z.ZodType<AnyListQuery>,
+      query: unknown,
+      schema: z.ZodType<Page<T>>,
+      opts: CallOptions | undefined,
+    ): AsyncIterable<T> {
+      return {
+        [Symbol.asyncIterator]: () => {
+          const { before: _unused, ...forward } = (query ?? {}) as Record<string, unknown>;
+          const valid = validate(operation, querySchema, forward);
+          const resolvedPath = path();
+          return walkPages(
+            (cursor) => list(operation, resolvedPath, querySchema, { ...valid, after: cursor }, schema, opts),
+            valid.after,
+          );
+        },
+      };
+    }
+
     return {
-      [Symbol.asyncIterator]: () => {
-        const { before: _unused, ...forward } = (query ?? {}) as Record<string, unknown>;
-        const valid = validate(operation, querySchema, forward);
-        const resolvedPath = path();
-        return walkPages(
-          (cursor) => list(operation, resolvedPath, querySchema, { ...valid, after: cursor }, schema, opts),
-          valid.after,
-        );
+      async createPost(input, opts) {
+        const body = compact(validate('createPost', CreatePostInput, input));
+        return send('createPost', 'POST', '/v2/posts', Post, opts, { body });
+      },
+      async listPosts(query, opts) {
+        return list('listPosts', '/v2/posts', ListPostsQuery, query, PostPage, opts);
+      },
+      async getPost(id, opts) {
+        return send('getPost', 'GET', `/v2/posts/${pathParam('getPost', 'id', id)}`, Post, opts);
+      },
+      async resolvePost(postId, input, opts) {
+        const path = `/v2/posts/${pathParam('resolvePost', 'postId', postId)}/resolution`;
+        const body = compact(validate('resolvePost', ResolvePostInput, input));
+        return send('resolvePost', 'POST', path, Post, opts, { body });
+      },
+      async unresolvePost(postId, opts) {
+        const path = `/v2/posts/${pathParam('unresolvePost', 'postId', postId)}/resolution`;
+        return send('unresolvePost', 'DELETE', path, Post, opts);
+      },
+      async createComment(postId, input, opts) {
+        const path = `/v2/posts/${pathParam('createComment', 'postId', postId)}/comments`;
+        const body = compact(validate('createComment', CreateCommentInput, input));
+        return send('createComment', 'POST', path, Comment, opts, { body });
+      },
+      async createThread(input, opts) {
+        const body = compact(validate('createThread', CreateThreadInput, input));
+        return send('createThread', 'POST', '/v2/threads', Thread, opts, { body });
+      },
+      async createMessage(threadId, input, opts) {
+        const path = `/v2/threads/${pathParam('createMessage', 'threadId', threadId)}/messages`;
+        const body = compact(validate('createMessage', CreateMessageInput, input));
+        return send('createMessage', 'POST', path, Message, opts, { body });
+      },
+      async listMessages(threadId, query, opts) {
+        const path = `/v2/threads/${pathParam('listMessages', 'threadId', threadId)}/messages`;
+        return list('listMessages', path, ListMessagesQuery, query, MessagePage, opts);
+      },
+      async listMembers(query, opts) {
+        return list('listMembers', '/v2/members', ListMembersQuery, query, MemberPage, opts);
+      },
+      async listChannels(query, opts) {
+        return list('listChannels', '/v2/channels', ListChannelsQuery, query, ChannelPage, opts);
+      },
+      allPosts(query, opts) {
+        return walk('allPosts', () => '/v2/posts', ListPostsQuery, query, PostPage, opts);
+      },
+      allMessages(threadId, query, opts) {
+        const path = () => `/v2/threads/${pathParam('allMessages', 'threadId', threadId)}/messages`;
+        return walk('allMessages', path, ListMessagesQuery, query, MessagePage, opts);
+      },
+      allMembers(query, opts) {
+        return walk('allMembers', () => '/v2/members', ListMembersQuery, query, MemberPage, opts);
+      },
+      allChannels(query, opts) {
+        return walk('allChannels', () => '/v2/channels', ListChannelsQuery, query, ChannelPage, opts);
+      },
+      scoped: (next) => scoped(next),
+      close() {
+        return http.close();
       },
     };
   }
 
-  return {
-    async createPost(input, opts) {
-      const body = compact(validate('createPost', CreatePostInput, input));
-      return send('createPost', 'POST', '/v2/posts', Post, opts, { body });
-    },
-    async listPosts(query, opts) {
-      return list('listPosts', '/v2/posts', ListPostsQuery, query, PostPage, opts);
-    },
-    async getPost(id, opts) {
-      return send('getPost', 'GET', `/v2/posts/${pathParam('getPost', 'id', id)}`, Post, opts);
-    },
-    async resolvePost(postId, input, opts) {
-      const path = `/v2/posts/${pathParam('resolvePost', 'postId', postId)}/resolution`;
-      const body = compact(validate('resolvePost', ResolvePostInput, input));
-      return send('resolvePost', 'POST', path, Post, opts, { body });
-    },
-    async unresolvePost(postId, opts) {
-      const path = `/v2/posts/${pathParam('unresolvePost', 'postId', postId)}/resolution`;
-      return send('unresolvePost', 'DELETE', path, Post, opts);
-    },
-    async createComment(postId, input, opts) {
-      const path = `/v2/posts/${pathParam('createComment', 'postId', postId)}/comments`;
-      const body = compact(validate('createComment', CreateCommentInput, input));
-      return send('createComment', 'POST', path, Comment, opts, { body });
-    },
-    async createThread(input, opts) {
-      const body = compact(validate('createThread', CreateThreadInput, input));
-      return send('createThread', 'POST', '/v2/threads', Thread, opts, { body });
-    },
-    async createMessage(threadId, input, opts) {
-      const path = `/v2/threads/${pathParam('createMessage', 'threadId', threadId)}/messages`;
-      const body = compact(validate('createMessage', CreateMessageInput, input));
-      return send('createMessage', 'POST', path, Message, opts, { body });
-    },
-    async listMessages(threadId, query, opts) {
-      const path = `/v2/threads/${pathParam('listMessages', 'threadId', threadId)}/messages`;
-      return list('listMessages', path, ListMessagesQuery, query, MessagePage, opts);
-    },
-    async listMembers(query, opts) {
-      return list('listMembers', '/v2/members', ListMembersQuery, query, MemberPage, opts);
-    },
-    async listChannels(query, opts) {
-      return list('listChannels', '/v2/channels', ListChannelsQuery, query, ChannelPage, opts);
-    },
-    allPosts(query, opts) {
-      return walk('allPosts', () => '/v2/posts', ListPostsQuery, query, PostPage, opts);
-    },
-    allMessages(threadId, query, opts) {
-      const path = () => `/v2/threads/${pathParam('allMessages', 'threadId', threadId)}/messages`;
-      return walk('allMessages', path, ListMessagesQuery, query, MessagePage, opts);
-    },
-    allMembers(query, opts) {
-      return walk('allMembers', () => '/v2/members', ListMembersQuery, query, MemberPage, opts);
-    },
-    allChannels(query, opts) {
-      return walk('allChannels', () => '/v2/channels', ListChannelsQuery, query, ChannelPage, opts);
-    },
-    close() {
-      return http.close();
-    },
-  };
+  return scoped(undefined);
 }
 
 function wireNames(override: Partial<QueryNames> | undefined): QueryNames {

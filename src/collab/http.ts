@@ -10,7 +10,7 @@
 import { performance } from 'node:perf_hooks';
 import { buildConnector, type Dispatcher, Pool, request } from 'undici';
 import type { z } from 'zod';
-import { currentBudgetScope, type RequestBudget } from './budget.ts';
+import { type BudgetScope, PERSON_SCOPE, type RequestBudget } from './budget.ts';
 import {
   type CollabError,
   type CollabErrorKind,
@@ -65,6 +65,8 @@ export interface Exchange<T> {
   body?: unknown;
   schema: z.ZodType<T>;
   signal?: AbortSignal | undefined;
+  /** the request budget's lane and workspace; none: a person's */
+  scope?: BudgetScope | undefined;
 }
 
 export interface Http {
@@ -182,7 +184,7 @@ export function createHttp(options: HttpOptions): Http {
   return {
     async send<T>(call: Exchange<T>): Promise<T> {
       // The wait for a turn is not the service's latency: it is not in the metrics.
-      if (budget) await budget.take(host, call.operation, currentBudgetScope(), call.signal);
+      if (budget) await budget.take(host, call.operation, call.scope ?? PERSON_SCOPE, call.signal);
       const started = performance.now();
       try {
         const { status, value } = await budgeted(call);

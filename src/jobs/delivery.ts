@@ -174,7 +174,12 @@ export async function tell(
   const replaceOriginal = options.replace ?? replacesAck(origin);
   // The message is kept in the log before the telling is marked started (its mark rides on that
   // write): a job that then stalls out can still tell it, replacing the same note (worker.ts).
-  await ctx.once(TOLD_MESSAGE_STEP, async (): Promise<ToldMessage> => ({ message, replaceOriginal }));
+  await ctx.once(
+    TOLD_MESSAGE_STEP,
+    async (): Promise<ToldMessage> => ({ message, replaceOriginal }),
+    undefined,
+    { repeatable: true },
+  );
   await ctx.once(
     TELL_STEP,
     () => ctx.outcomes.deliver(origin, message, { replaceOriginal }),

@@ -175,7 +175,19 @@ export type Once = <T>(
   name: string,
   run: () => Promise<T>,
   recover?: () => Promise<T | undefined>,
+  options?: StepOptions,
 ) => Promise<T>;
+
+export interface StepOptions {
+  /**
+   * Doing it again changes nothing: a value kept for later, a clock read, resolving a post
+   * (the service overwrites the resolution with the same). Such a step needs no lock check
+   * before it — a run that has lost the job may repeat it harmlessly, and is stopped at its next
+   * fenced write — so it costs no round trip: its done mark rides on the log's next write.
+   * Only for steps without a recover.
+   */
+  repeatable?: boolean;
+}
 
 export function stepLogOf(
   job: Job,
@@ -226,7 +238,12 @@ export function stepLogOf(
     flush: async () => {
       if (deferred) await writeNow(readLog(job));
     },
-    async once<T>(name: string, run: () => Promise<T>, recover?: () => Promise<T | undefined>) {
+    async once<T>(
+      name: string,
+      run: () => Promise<T>,
+      recover?: () => Promise<T | undefined>,
+      options: StepOptions = {},
+    ) {
       const current = readLog(job);
       const step = current.steps[name];
       if (step?.done) return step.value as T;
@@ -258,7 +275,7 @@ export function stepLogOf(
         await log.write(current);
         // A failover that lost the mark would let the next run send again instead of recovering.
         await settings.replicated?.(jobKey);
-      } else {
+      } else if (!options.repeatable) {
         await log.fence();
       }
       let value: T;

@@ -14,9 +14,9 @@
  * `tellFailed` or the one retry notice.
  */
 import { DelayedError, type Job, type Telemetry, UnrecoverableError, Worker } from 'bullmq';
-import { type BudgetLane, withBudgetScope } from '../collab/budget.ts';
+import type { BudgetLane } from '../collab/budget.ts';
 import { type CollabError, isCollabError } from '../collab/errors.ts';
-import type { Logger } from '../logger.ts';
+import { type Logger, lazyChild } from '../logger.ts';
 import { isOperation, type JobData, type Origin } from '../operations/schemas.ts';
 import { QUEUE_NAME } from '../operations/shards.ts';
 import { describeOperation } from '../render/operationWords.ts';
@@ -73,7 +73,13 @@ export interface WorkerSettings {
 }
 
 export interface WorkerDeps {
+  /** BullMQ's connection for the worker (it defines BullMQ's scripts on it) */
   connection: Redis;
+  /**
+   * The step log's fence (steps.ts): a connection that knows no BullMQ script, so its batches
+   * stay cheap; default `connection`.
+   */
+  stepsConnection?: Redis;
   workspaces: Workspaces;
   store: Store;
   processors: Processors;
@@ -146,8 +152,10 @@ function workerScope(deps: WorkerDeps): WorkerScope {
   const { logger, settings } = deps;
   const now = deps.now ?? Date.now;
   const wait = settings.wait && settings.wait.replicas > 0 ? settings.wait : undefined;
+  // WAIT counts the writes of the connection it runs on: the fence's own.
+  const stepsConnection = deps.stepsConnection ?? deps.connection;
   const fence: FenceSettings = {
-    connection: deps.connection,
+    connection: stepsConnection,
     prefix: settings.prefix,
     queueName: settings.queueName ?? QUEUE_NAME,
     lockMs: settings.lockMs ?? 60_000,
@@ -155,7 +163,7 @@ function workerScope(deps: WorkerDeps): WorkerScope {
     now,
     ...(wait
       ? {
-          replicated: (key: string) => waitReplicas(deps.connection, [key], wait.replicas, wait.timeoutMs),
+          replicated: (key: string) => waitReplicas(stepsConnection, [key], wait.replicas, wait.timeoutMs),
         }
       : {}),
   };
@@ -169,7 +177,7 @@ async function runJob(scope: WorkerScope, job: Job, token?: string, signal?: Abo
   if (!isOperation(operation)) throw new UnrecoverableError(`unknown operation ${operation}`);
   // Validated once, before it entered the queue (enqueue, schedules.upsert): operations/schemas.ts.
   const data = job.data as JobData<typeof operation>;
-  const jobLogger = logger.child({ jobId: job.id, operation });
+  const jobLogger = lazyChild(logger, { jobId: job.id, operation });
   const steps = stepLogOf(job, token, scope.fence, signal, jobLogger);
   // Told it failed already (its end was then lost with Redis, and it ran again): nothing more.
   if (readLog(job).failedTold) throw new UnrecoverableError('already reported failed');
@@ -179,10 +187,12 @@ async function runJob(scope: WorkerScope, job: Job, token?: string, signal?: Abo
   const workspace = await deps.workspaces.get(teamId);
   const outcomes = workspace ? createOutcomes(workspace.slack, logger, now) : undefined;
   if (!workspace || !outcomes) return refuseWithoutWorkspace(scope, job, teamId, origin);
+  const lane = laneOf(origin);
   const ctx: ProcessorContext = {
     job,
     teamId,
-    collab: workspace.collab,
+    // Every request of the job counts in its lane of the request budget, for its workspace.
+    collab: workspace.collab.scoped({ lane, teamId, maxWaitMs: BUDGET_WAIT_MS[lane] }),
     slack: workspace.slack,
     store: deps.store,
     outcomes,
@@ -198,11 +208,10 @@ async function runJob(scope: WorkerScope, job: Job, token?: string, signal?: Abo
     signal,
     features: deps.features,
   };
-  const lane = laneOf(origin);
   try {
     // The processor registry is keyed by operation; the cast ties the two together.
     const run = deps.processors[operation] as (d: typeof data, c: ProcessorContext) => Promise<void>;
-    await withBudgetScope({ lane, teamId, maxWaitMs: BUDGET_WAIT_MS[lane] }, () => run(data, ctx));
+    await run(data, ctx);
   } catch (error) {
     await onFailure(scope, { job, token, origin, ctx, steps }, error);
   }

@@ -113,6 +113,8 @@ export function buildSlackApp(deps: SlackAppDeps): App {
     ...(install ? {} : { authorize: singleWorkspaceAuthorize(slack) }),
     ...transport,
     clientOptions,
+    // No listener keeps conversation state: Bolt's in-memory store would be read on every request.
+    convoStore: false,
     logLevel: LogLevel.ERROR,
     logger: bolt,
   });

@@ -19,11 +19,23 @@ export function normaliseUrl(raw: string): string {
 
 const hash = (url: string) => createHash('sha256').update(normaliseUrl(url)).digest('hex').slice(0, 32);
 
-export function urlStore(redis: Redis, space: KeySpace) {
+/** A url remembered by this process is not written again for this long (its key lives 180 days). */
+const REMEMBERED_MS = 60 * 60_000;
+/** …for at most this many urls at once. */
+const REMEMBERED_MAX = 10_000;
+
+export function urlStore(redis: Redis, space: KeySpace, now: () => number = Date.now) {
+  // Every change to a post from Slack remembers its url again; once an hour is enough.
+  const remembered = new Map<string, { postId: string; at: number }>();
   return {
     async remember(teamId: string, url: string | null | undefined, postId: string): Promise<void> {
       if (!url) return;
+      const memo = `${teamId}\n${url}`;
+      const seen = remembered.get(memo);
+      if (seen?.postId === postId && now() - seen.at < REMEMBERED_MS) return;
       await redis.set(keys(space, teamId).url(hash(url)), postId, 'EX', TTL_SECONDS);
+      if (remembered.size >= REMEMBERED_MAX) remembered.clear();
+      remembered.set(memo, { postId, at: now() });
     },
     async postOfUrl(teamId: string, url: string): Promise<string | undefined> {
       return (await redis.get(keys(space, teamId).url(hash(url)))) ?? undefined;

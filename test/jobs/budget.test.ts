@@ -77,6 +77,28 @@ describe('request budget in the bot', () => {
     // A person's operation is not held back by the polls.
     expect((await run(h, 'listChannels', { origin: originOf(h) })).state).toBe('completed');
 
+    // A poll job's requests count in the background lane, which has no room: it is delayed, and
+    // nothing was sent for it.
+    const polled = () =>
+      h.emulator.received.filter((r) => r.method === 'GET' && r.path === '/v2/posts').length;
+    const before = polled();
+    const queued = await h.bot.queue.enqueue(
+      'pollFeed',
+      { teamId: originOf(h).teamId, slackChannel: SLACK_CHANNEL },
+      { idempotencyKey: `poll-${Date.now()}` },
+    );
+    const delayed = new Promise<'delayed'>((resolve) => {
+      const onDelayed = ({ jobId }: { jobId: string }) => {
+        if (jobId !== queued.jobId) return;
+        h.queueEvents.off('delayed', onDelayed);
+        resolve('delayed');
+      };
+      h.queueEvents.on('delayed', onDelayed);
+    });
+    expect(await Promise.race([delayed, h.settled(queued.jobId)])).toBe('delayed');
+    expect(polled()).toBe(before);
+    await (await h.bot.queue.queue.getJob(queued.jobId))?.remove();
+
     await h.event({ ...appHomeOpened({ user: ADA }) });
     const publish = await h.slackCall(
       (c) =>

@@ -10,7 +10,6 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { withBudgetScope } from '../../src/collab/budget.ts';
 import { createCollabClient } from '../../src/collab/client.ts';
 import { isCollabError } from '../../src/collab/errors.ts';
 import { type Emulator, startEmulator } from '../../src/sandbox/emulator/index.ts';
@@ -236,9 +235,10 @@ describe('request budget in the client, against the emulator', () => {
       expect((await budgetB.status(host)).pausedMs).toBeGreaterThan(0);
       const before = emulator.received.length;
       // The other process does not send into the pause: it is told to come back later.
-      const second = await withBudgetScope({ lane: 'person', maxWaitMs: 0 }, () =>
-        two.listChannels().catch((error: unknown) => error),
-      );
+      const second = await two
+        .scoped({ lane: 'person', maxWaitMs: 0 })
+        .listChannels()
+        .catch((error: unknown) => error);
       expect(isCollabError(second) && second.kind === 'rateLimited' && second.status === undefined).toBe(
         true,
       );

@@ -33,7 +33,8 @@ export const createPost: Processor<'createPost'> = async (data, ctx) => {
     ...(data.title?.trim() ? { title: data.title.trim() } : {}),
   };
 
-  const since = await ctx.once('create:since', async () => Date.now());
+  // Kept with the create's started mark (the same write): the recover looks from here.
+  const since = await ctx.once('create:since', async () => Date.now(), undefined, { repeatable: true });
   const post = await ctx.once(
     'create',
     () => ctx.collab.createPost(input, { signal: ctx.signal }),

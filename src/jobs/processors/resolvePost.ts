@@ -18,9 +18,13 @@ export const resolvePost: Processor<'resolvePost'> = async (data, ctx) => {
     content_markdown: message ? `${message}\n\n${attribution}` : attribution,
     ...(data.commentId ? { comment_id: data.commentId } : {}),
   };
-  // Resolving again is harmless (the service answers the post either way), so no recover is needed.
-  const post = await ctx.once('resolve', () =>
-    orNotFound(() => ctx.collab.resolvePost(postId, input, { signal: ctx.signal }), noPost(postId)),
+  // Resolving again is harmless (the service overwrites the resolution with the same and answers
+  // the post), so no recover is needed, nor a lock check before it (steps.ts, `repeatable`).
+  const post = await ctx.once(
+    'resolve',
+    () => orNotFound(() => ctx.collab.resolvePost(postId, input, { signal: ctx.signal }), noPost(postId)),
+    undefined,
+    { repeatable: true },
   );
   await showPostChange(ctx, origin, post, { done: 'Resolved', by: name }, data.card);
 };

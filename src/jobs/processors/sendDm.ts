@@ -74,7 +74,8 @@ async function sendMessage(
   parentId?: string,
 ): Promise<Message> {
   const opts = { signal: ctx.signal };
-  const since = await ctx.once('message:since', async () => Date.now());
+  // Kept with the message's started mark (the same write): the recover looks from here.
+  const since = await ctx.once('message:since', async () => Date.now(), undefined, { repeatable: true });
   return ctx.once(
     'message',
     () =>

@@ -1,6 +1,7 @@
-import type { App } from '@slack/bolt';
+import type { AllMiddlewareArgs, App, BlockAction, SlackActionMiddlewareArgs } from '@slack/bolt';
 import { ACTIONS } from '../../../render/ids.ts';
 import type { ListenerDeps } from '../deps.ts';
+import { routeBy } from '../route.ts';
 import { cardStateButton } from './cardButton.ts';
 import { commentButton } from './comment.ts';
 import { connectButton } from './connect.ts';
@@ -10,16 +11,25 @@ import { openPostButton } from './openPost.ts';
 import { pageButton } from './page.ts';
 
 export function registerActions(app: App, deps: ListenerDeps): void {
-  app.action({ type: 'block_actions', action_id: ACTIONS.resolve }, cardStateButton(deps, 'resolvePost'));
-  app.action({ type: 'block_actions', action_id: ACTIONS.reopen }, cardStateButton(deps, 'unresolvePost'));
-  app.action({ type: 'block_actions', action_id: ACTIONS.comment }, commentButton(deps));
   const page = pageButton(deps);
-  app.action({ type: 'block_actions', action_id: ACTIONS.pageNext }, page);
-  app.action({ type: 'block_actions', action_id: ACTIONS.pagePrev }, page);
-  app.action({ type: 'block_actions', action_id: ACTIONS.openPost }, openPostButton());
-  app.action({ type: 'block_actions', action_id: ACTIONS.connect }, connectButton(deps));
-  app.action({ type: 'block_actions', action_id: ACTIONS.disconnect }, disconnectButton(deps));
-  app.action({ type: 'block_actions', action_id: ACTIONS.homeNewPost }, homeNewPostButton(deps));
-  app.action({ type: 'block_actions', action_id: ACTIONS.homeHelp }, homeHelpButton(deps));
-  app.action({ type: 'block_actions', action_id: ACTIONS.homeNotify }, homeNotifyButton(deps));
+  const handlers: Array<readonly [string, Handler]> = [
+    [ACTIONS.resolve, cardStateButton(deps, 'resolvePost')],
+    [ACTIONS.reopen, cardStateButton(deps, 'unresolvePost')],
+    [ACTIONS.comment, commentButton(deps)],
+    [ACTIONS.pageNext, page],
+    [ACTIONS.pagePrev, page],
+    [ACTIONS.openPost, openPostButton()],
+    [ACTIONS.connect, connectButton(deps)],
+    [ACTIONS.disconnect, disconnectButton(deps)],
+    [ACTIONS.homeNewPost, homeNewPostButton(deps)],
+    [ACTIONS.homeHelp, homeHelpButton(deps)],
+    [ACTIONS.homeNotify, homeNotifyButton(deps)],
+  ];
+  app.action(
+    { type: 'block_actions' },
+    routeBy((args: Args) => (args.action as { action_id?: string }).action_id, handlers),
+  );
 }
+
+type Args = SlackActionMiddlewareArgs<BlockAction> & AllMiddlewareArgs;
+type Handler = (args: Args) => Promise<void>;

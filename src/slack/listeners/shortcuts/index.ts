@@ -1,6 +1,7 @@
-import type { App } from '@slack/bolt';
+import type { AllMiddlewareArgs, App, SlackShortcutMiddlewareArgs } from '@slack/bolt';
 import { SHORTCUTS } from '../../../render/ids.ts';
 import type { ListenerDeps } from '../deps.ts';
+import { routeBy } from '../route.ts';
 import { commentOnPostShortcut } from './commentOnPost.ts';
 import { createPostFromMessageShortcut } from './createPostFromMessage.ts';
 import { createPostFromThreadShortcut } from './createPostFromThread.ts';
@@ -8,15 +9,18 @@ import { newPostShortcut } from './newPost.ts';
 import { resolvePostShortcut } from './resolvePost.ts';
 
 export function registerShortcuts(app: App, deps: ListenerDeps): void {
+  const byId = (args: Args) => args.shortcut.callback_id;
   app.shortcut(
-    { type: 'message_action', callback_id: SHORTCUTS.createPostFromMessage },
-    createPostFromMessageShortcut(deps),
+    { type: 'message_action' },
+    routeBy(byId, [
+      [SHORTCUTS.createPostFromMessage, createPostFromMessageShortcut(deps) as Handler],
+      [SHORTCUTS.createPostFromThread, createPostFromThreadShortcut(deps) as Handler],
+      [SHORTCUTS.commentOnPost, commentOnPostShortcut(deps) as Handler],
+      [SHORTCUTS.resolvePost, resolvePostShortcut(deps) as Handler],
+    ]),
   );
-  app.shortcut(
-    { type: 'message_action', callback_id: SHORTCUTS.createPostFromThread },
-    createPostFromThreadShortcut(deps),
-  );
-  app.shortcut({ type: 'shortcut', callback_id: SHORTCUTS.newPost }, newPostShortcut(deps));
-  app.shortcut({ type: 'message_action', callback_id: SHORTCUTS.commentOnPost }, commentOnPostShortcut(deps));
-  app.shortcut({ type: 'message_action', callback_id: SHORTCUTS.resolvePost }, resolvePostShortcut(deps));
+  app.shortcut({ type: 'shortcut' }, routeBy(byId, [[SHORTCUTS.newPost, newPostShortcut(deps) as Handler]]));
 }
+
+type Args = SlackShortcutMiddlewareArgs & AllMiddlewareArgs;
+type Handler = (args: Args) => Promise<void>;
