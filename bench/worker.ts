@@ -27,12 +27,7 @@ import { appendFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { Worker } from 'bullmq';
 import { createCollabClient } from '../src/collab/client.ts';
-import {
-  createOperationsQueue,
-  jobIdFor,
-  type OperationsQueue,
-  QUEUE_NAME,
-} from '../src/operations/queue.ts';
+import { createOperationsQueue, type OperationsQueue, QUEUE_NAME } from '../src/operations/queue.ts';
 import type { Origin } from '../src/operations/schemas.ts';
 import { startEmulator } from '../src/sandbox/emulator/index.ts';
 import { findOnPath, startPrivateRedis } from '../src/sandbox/redis.ts';
@@ -283,7 +278,9 @@ async function overhead() {
   const workerConnection = connectRedis(redisServer.url, 'worker');
   await whenReady(producer, 10_000);
   const queue = createOperationsQueue(producer, settings(prefix));
-  const waiting = new Map<string, () => void>();
+  // Completions by job id; the id comes with the enqueue's answer, which may arrive after the job ran.
+  const completed = new Set<string>();
+  let onCompleted = () => {};
   const worker = new Worker(
     QUEUE_NAME,
     async () => {
@@ -291,17 +288,25 @@ async function overhead() {
     },
     { connection: workerConnection, prefix, concurrency: 1 },
   );
-  worker.on('completed', (job) => waiting.get(job.id ?? '')?.());
+  worker.on('completed', (job) => {
+    completed.add(job.id ?? '');
+    onCompleted();
+  });
   await worker.waitUntilReady();
   const queued: number[] = [];
   for (let i = 0; i < 100 + OVERHEAD_OPS; i++) {
     const idempotencyKey = `o-${randomBytes(6).toString('hex')}`;
-    const jobId = jobIdFor('T_LOCAL', idempotencyKey);
-    const done = new Promise<void>((resolve) => waiting.set(jobId, resolve));
     const t0 = performance.now();
-    await queue.enqueue('resolvePost', { origin: origin(i), post: { id: postId } }, { idempotencyKey });
-    await done;
-    waiting.delete(jobId);
+    const { jobId } = await queue.enqueue(
+      'resolvePost',
+      { origin: origin(i), post: { id: postId } },
+      { idempotencyKey },
+    );
+    await new Promise<void>((resolve) => {
+      onCompleted = () => completed.has(jobId) && resolve();
+      onCompleted();
+    });
+    completed.delete(jobId);
     if (i >= 100) queued.push(performance.now() - t0);
   }
   await worker.close();

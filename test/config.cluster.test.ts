@@ -72,8 +72,9 @@ describe('Redis Cluster settings', () => {
     const tagged = keys({ prefix: 'cs', hashTags: true }, 'T123');
     expect(tagged.link('C1')).toBe('cs:t:{T123}:link:C1');
     expect(
-      new Set([tagged.link('C1'), tagged.links(), tagged.claim('op-1'), tagged.feedCarded('C9')].map(keySlot))
-        .size,
+      new Set(
+        [tagged.link('C1'), tagged.links(), tagged.postCards('pst_1'), tagged.feedCarded('C9')].map(keySlot),
+      ).size,
     ).toBe(1);
     expect(keys({ prefix: 'cs' }, 'T123').link('C1')).toBe('cs:t:T123:link:C1');
     // The slot Redis computes (CLUSTER KEYSLOT): known values.

@@ -2,28 +2,35 @@
  * The producer side of the operations queue: one BullMQ queue, one job name per operation.
  *
  * Idempotency: a retried Slack event, a double-clicked button or a resubmitted modal carries
- * the same Slack identifiers, so the listener derives the same key. The key is claimed with
- * `SET NX EX` for a day — far longer than a job record lives — and the job id is derived
- * from it, so a duplicate is dropped even after the first job was trimmed.
+ * the same Slack identifiers, so the listener derives the same key. The enqueue is one round
+ * trip — BullMQ's add script — and the key rides in it as the job's deduplication id: the script
+ * sets `<queue>:de:<digest of team and key>` to the job id (`SET PX NX`, a day) and adds the
+ * job only if it set it, atomically. A duplicate adds nothing and gets the first job's id.
  *
- * The claim is `pending` until the job is added, then `queued`. Claim and add are two round
- * trips, and Redis can go away between them (or lose the claim's answer, which ioredis then
- * resends and finds taken): a `pending` claim without its job is not a duplicate, so the
- * person's retry adds the job (a second add of the same job id is a no-op while it exists).
+ * - The key is held a day — far longer than Slack's retries, the default retry schedule and a
+ *   completed job's record (an hour) — and outlives the record: with a ttl, BullMQ deletes the
+ *   key neither when the job finishes nor when `removeOnComplete` / `removeOnFail` trims it;
+ *   only an explicit `job.remove()` (an operator, a forgotten workspace) or `queue.clean` does.
+ *   So a duplicate is dropped even after the job is gone. (A failed job's record is kept a
+ *   week for operators; the same key a day later is a new operation.)
+ * - Each attempt brings a job id of its own, so the script's answer says who won: its own id →
+ *   queued; another → a duplicate of that job. A lost answer that ioredis resends finds the key
+ *   holding its own id (queued, once); one that timed out client-side told the person "try
+ *   again", and the retry hears "already on it" of the job that was added — never a claim
+ *   without its job, since key and job are written by one script.
+ * - The key is in the queue's keyspace, so on a Redis Cluster it is in the shard's slot.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { Queue, type Telemetry } from 'bullmq';
-import { type KeySpace, keys } from '../store/keys.ts';
-import { type Redis, waitReplicas } from '../store/redis.ts';
+import type { KeySpace } from '../store/keys.ts';
+import { isCluster, type Redis, waitReplicas } from '../store/redis.ts';
 import { JOB_SCHEMAS, type JobData, type JobInput, type Operation } from './schemas.ts';
 import { QUEUE_NAME, shardNames, shardOf } from './shards.ts';
 
 export { QUEUE_NAME };
 
-/** How long an idempotency claim is held: a day outlives any retry schedule. */
-export const CLAIM_TTL_SECONDS = 24 * 60 * 60;
-const CLAIM_PENDING = 'pending';
-const CLAIM_QUEUED = 'queued';
+/** How long an idempotency key is held (ms): a day outlives Slack's retries, the retry schedule and a completed job's record. */
+export const CLAIM_TTL = 24 * 60 * 60 * 1000;
 
 export interface QueueSettings extends KeySpace {
   prefix: string;
@@ -56,13 +63,27 @@ export interface OperationsQueue {
     data: JobInput<O>,
     options: { idempotencyKey: string },
   ): Promise<EnqueueResult>;
+  /** The job an idempotency key was queued as, while the key is held (a day): tools and tests. */
+  jobIdOf(teamId: string, idempotencyKey: string): Promise<string | undefined>;
   close(): Promise<void>;
 }
 
-/** A job id from an idempotency key: stable, no `:`, never an integer. */
-export function jobIdFor(teamId: string, idempotencyKey: string): string {
-  const digest = createHash('sha256').update(`${teamId}\n${idempotencyKey}`).digest('hex').slice(0, 32);
-  return `op-${digest}`;
+/**
+ * The deduplication id of an idempotency key: stable, no `:`; `op-`, apart from the pollers'
+ * `poll-` ids (jobs/pollDispatch.ts) in the same queue.
+ */
+function deduplicationIdOf(teamId: string, idempotencyKey: string): string {
+  return `op-${createHash('sha256').update(`${teamId}\n${idempotencyKey}`).digest('hex').slice(0, 32)}`;
+}
+
+/** The job id of one attempt to enqueue: its key's id and a random tail; no `:`, never an integer. */
+function attemptIdOf(deduplicationId: string): string {
+  return `${deduplicationId}-${randomBytes(4).toString('hex')}`;
+}
+
+/** Whether commands go to Redis now (a cluster reports `connect` once it is up, as BullMQ knows). */
+function connected(connection: Redis): boolean {
+  return connection.status === 'ready' || (isCluster(connection) && connection.status === 'connect');
 }
 
 export function createOperationsQueue(connection: Redis, settings: QueueSettings): OperationsQueue {
@@ -85,12 +106,6 @@ export function createOperationsQueue(connection: Redis, settings: QueueSettings
   const queueFor = (teamId: string) => queues[shardOf(teamId, queues.length)]!;
   const wait = settings.wait && settings.wait.replicas > 0 ? settings.wait : undefined;
 
-  /** A claim taken by an attempt that never got its job queued (or is adding it right now). */
-  async function claimWithoutJob(queue: Queue, claimKey: string, jobId: string): Promise<boolean> {
-    if ((await connection.get(claimKey)) !== CLAIM_PENDING) return false;
-    return (await queue.getJob(jobId)) === undefined;
-  }
-
   return {
     queue: queues[0]!,
     queues,
@@ -100,26 +115,32 @@ export function createOperationsQueue(connection: Redis, settings: QueueSettings
       // Jobs a person asked for carry their origin; scheduled and system jobs carry the team.
       const teamId = 'origin' in parsed ? parsed.origin.teamId : parsed.teamId;
       const queue = queueFor(teamId);
-      const jobId = jobIdFor(teamId, idempotencyKey);
-      const claimKey = keys(settings, teamId).claim(jobId);
-      const claimed = await connection.set(claimKey, CLAIM_PENDING, 'EX', CLAIM_TTL_SECONDS, 'NX');
-      if (claimed !== 'OK' && !(await claimWithoutJob(queue, claimKey, jobId)))
-        return { status: 'duplicate', jobId };
-      try {
-        await queue.add(operation, parsed, { jobId });
-      } catch (error) {
-        // Nothing was queued: release the claim so the person's retry is not taken for a duplicate.
-        if (claimed === 'OK') await connection.del(claimKey).catch(() => {});
-        throw error;
-      }
+      const deduplicationId = deduplicationIdOf(teamId, idempotencyKey);
+      const attemptId = attemptIdOf(deduplicationId);
+      // BullMQ's add waits for a connection that has not been ready yet; the person must hear
+      // "try again" at once instead, as every other command fails while Redis is away.
+      if (!connected(connection))
+        throw new Error(`Redis is not connected (${connection.status}): nothing was queued`);
+      const job = await queue.add(operation, parsed, {
+        jobId: attemptId,
+        deduplication: { id: deduplicationId, ttl: CLAIM_TTL },
+      });
+      const jobId = job.id ?? attemptId;
+      if (jobId !== attemptId) return { status: 'duplicate', jobId };
       if (wait) {
-        // Acked only once a replica has the job and the claim: a failover cannot undo the ack.
-        const jobKey = `${settings.prefix}:${queue.name}:${jobId}`;
-        await waitReplicas(connection, [jobKey, claimKey], wait.replicas, wait.timeoutMs);
+        // Acked only once a replica has the job and its key: a failover cannot undo the ack.
+        await waitReplicas(
+          connection,
+          [queue.toKey(jobId), `${queue.keys.de}:${deduplicationId}`],
+          wait.replicas,
+          wait.timeoutMs,
+        );
       }
-      // Best effort, off the ack's path: a claim left `pending` only costs a duplicate a look at the job.
-      void connection.set(claimKey, CLAIM_QUEUED, 'EX', CLAIM_TTL_SECONDS, 'XX').catch(() => {});
       return { status: 'queued', jobId };
+    },
+    async jobIdOf(teamId, idempotencyKey) {
+      const jobId = await queueFor(teamId).getDeduplicationJobId(deduplicationIdOf(teamId, idempotencyKey));
+      return jobId ?? undefined;
     },
     async close() {
       await Promise.all(queues.map((queue) => queue.close()));

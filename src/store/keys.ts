@@ -21,8 +21,6 @@ export function keys(space: KeySpace, teamId: string) {
   const t = `${space.prefix}:t:${tag(space, teamId)}`;
   return {
     team: t,
-    /** the idempotency claim of one operation */
-    claim: (key: string) => `${t}:claim:${key}`,
     /** the collaboration channel linked to a Slack channel */
     link: (slackChannel: string) => `${t}:link:${enc(slackChannel)}`,
     links: () => `${t}:links`,

@@ -231,7 +231,7 @@ describe('through signed HTTP into the web role', () => {
       if (!(parsed.ok && parsed.command.kind === 'postModal'))
         expect(res.body.length, text).toBeGreaterThan(0);
       if (!parsed.ok) {
-        expect(await h.bot.queue.queue.getJob(jobIdOf(`cmd:${triggerId}`)), text).toBeUndefined();
+        expect(await jobIdOf(h, `cmd:${triggerId}`), text).toBeUndefined();
       }
     }
   }, 60_000);

@@ -4,7 +4,6 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createCollabClient } from '../../src/collab/client.ts';
-import { jobIdFor } from '../../src/operations/queue.ts';
 import { type Harness, startHarness } from '../support/harness.ts';
 import { appPostsWith, channelId, originOf, responseTexts, run, unique } from './helpers.ts';
 
@@ -61,20 +60,28 @@ describe('failure policy, fault by fault', () => {
     const origin = originOf(h);
     const text = unique('after a 429 with Retry-After');
     const idempotencyKey = unique('retry-after');
-    const jobId = jobIdFor(origin.teamId, idempotencyKey);
-    const delayedEvent = new Promise<number>((resolve) => {
-      const onDelayed = ({ jobId: id, delay }: { jobId: string; delay: number }) => {
-        if (id !== jobId) return;
-        h.queueEvents.off('delayed', onDelayed);
-        resolve(delay);
-      };
-      h.queueEvents.on('delayed', onDelayed);
-    });
-    await h.bot.queue.enqueue(
+    // The job's id is known once enqueued; its `delayed` event may come before that.
+    const delays = new Map<string, number>();
+    let seen = () => {};
+    const onDelayed = ({ jobId: id, delay }: { jobId: string; delay: number }) => {
+      delays.set(id, Number(delay));
+      seen();
+    };
+    h.queueEvents.on('delayed', onDelayed);
+    const { jobId } = await h.bot.queue.enqueue(
       'createPost',
       { origin, channel: { name: 'engineering' }, content: text },
       { idempotencyKey },
     );
+    const delayedEvent = new Promise<number>((resolve) => {
+      seen = () => {
+        const delay = delays.get(jobId);
+        if (delay === undefined) return;
+        h.queueEvents.off('delayed', onDelayed);
+        resolve(delay);
+      };
+      seen();
+    });
     // Due in about an hour, as Retry-After said (not the 50 ms backoff), and no attempt spent.
     expect(await delayedEvent).toBeGreaterThan(Date.now() + 3000_000);
     expect(String((await h.slackCall((c) => c.path === `/response/${origin.responseId}`)).args.text)).toMatch(
@@ -234,7 +241,7 @@ describe('failure policy, fault by fault', () => {
         { origin, channel: { name: 'engineering' }, content: text },
         { idempotencyKey },
       );
-      expect(jobId).toBe(jobIdFor(origin.teamId, idempotencyKey));
+      expect(jobId).toBe(await h.bot.queue.jobIdOf(origin.teamId, idempotencyKey));
       const job = await queue.getJob(jobId);
       await job!.updateProgress({
         steps: {

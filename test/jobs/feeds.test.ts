@@ -10,7 +10,6 @@ import { loadConfig } from '../../src/config.ts';
 import { movePollSchedulers } from '../../src/jobs/pollDispatch.ts';
 import { schedulerId } from '../../src/jobs/schedules.ts';
 import { createLogger } from '../../src/logger.ts';
-import { jobIdFor } from '../../src/operations/queue.ts';
 import { startBot } from '../../src/runtime.ts';
 import type { RecordedCall } from '../../src/sandbox/slack/index.ts';
 import { keys } from '../../src/store/keys.ts';
@@ -299,15 +298,18 @@ describe('channel feeds', () => {
     });
     await h.worker?.close();
     const crashedKey = `crashed-${randomBytes(4).toString('hex')}`;
-    const jobId = jobIdFor(TEAM, crashedKey);
+    // The crashed poll's job (no worker runs now), then what it left behind under its id.
+    const enqueued = await h.bot.queue.enqueue(
+      'pollFeed',
+      { teamId: TEAM, slackChannel },
+      { idempotencyKey: crashedKey },
+    );
+    expect(enqueued.status).toBe('queued');
+    const { jobId } = enqueued;
     await h.bot.store.cards.rememberCard(TEAM, posted.id, { slackChannel, ts: '1700000000.000100' });
     for (const p of [posted, unknown]) {
       expect(await h.bot.store.feeds.claimCard(TEAM, slackChannel, p.id, jobId)).toBe('mine');
     }
-    expect(
-      (await h.bot.queue.enqueue('pollFeed', { teamId: TEAM, slackChannel }, { idempotencyKey: crashedKey }))
-        .status,
-    ).toBe('queued');
     const job = await h.queue.getJob(jobId);
     await job?.updateProgress({
       steps: { [`card:${posted.id}:0`]: { started: true }, [`card:${unknown.id}:0`]: { started: true } },

@@ -26,7 +26,7 @@ import {
 import { connectRedis, deleteKeys, whenReady } from '../../src/store/redis.ts';
 import type { LogCapture } from './log-capture.ts';
 import { REDIS_ENV } from './redisTarget.ts';
-import { nextSettled, settled } from './settled.ts';
+import { nextSettled, queuedAs, settled } from './settled.ts';
 import { type BoltResponse, postToBolt } from './slack-client.ts';
 
 export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -74,6 +74,8 @@ export interface Harness {
   ): Promise<BoltResponse>;
   /** resolves when the job with this id completes or fails, with its final state */
   settled(jobId: string): Promise<'completed' | 'failed'>;
+  /** resolves with the id of the job an idempotency key was queued as, once it is queued */
+  queuedAs(idempotencyKey: string, teamId?: string): Promise<string>;
   /** resolves when the next job of this operation settles */
   nextSettled(operation: string): Promise<{ job: Job; state: 'completed' | 'failed' }>;
   /** the first Slack call matching, already made or future */
@@ -165,6 +167,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       return postToBolt(baseUrl, signingSecret, 'event', body, headers);
     },
     settled: (jobId) => settled(queueEvents, queue, jobId),
+    queuedAs: (idempotencyKey, teamId = TEAM) =>
+      queuedAs(queueEvents, () => bot.queue.jobIdOf(teamId, idempotencyKey)),
     nextSettled: (operation) => nextSettled(queueEvents, queue, operation),
     slackCall: (predicate) => slack.waitFor(predicate),
     async close() {

@@ -1,6 +1,6 @@
 /**
  * Waiting on jobs through the queue's own events (`QueueEvents`), never on time: a job by id, or
- * the next job of an operation, to complete or fail.
+ * the next job of an operation, to complete or fail; the job an idempotency key was queued as.
  */
 import type { Job, Queue, QueueEvents } from 'bullmq';
 
@@ -45,5 +45,26 @@ export function nextSettled(
     const onFailed = (e: { jobId: string }) => void check(e, 'failed');
     queueEvents.on('completed', onCompleted);
     queueEvents.on('failed', onFailed);
+  });
+}
+
+/**
+ * Resolves with the id of the job an idempotency key was queued as (`lookup`: the queue's
+ * `jobIdOf`), once it is queued: the key and its job are written by one script, so a look after
+ * each `added` event (and one now, if it was added before we listened) finds it.
+ */
+export function queuedAs(
+  queueEvents: QueueEvents,
+  lookup: () => Promise<string | undefined>,
+): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const check = () =>
+      lookup().then((jobId) => {
+        if (jobId === undefined) return;
+        queueEvents.off('added', check);
+        resolve(jobId);
+      }, reject);
+    queueEvents.on('added', check);
+    void check();
   });
 }

@@ -4,14 +4,13 @@
  */
 import type { Job } from 'bullmq';
 import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
-import { jobIdFor } from '../../../src/operations/queue.ts';
 import { type Harness, startHarness, TEAM } from '../../support/harness.ts';
 
 export async function startWebHarness(): Promise<Harness> {
   return startHarness({ worker: false });
 }
 
-/** A clean queue and Slack stand-in between tests (idempotency claims stay: keys are unique per test). */
+/** A clean queue and Slack stand-in between tests (obliterating it drops the idempotency keys too; keys are unique per test anyway). */
 export async function resetHarness(h: Harness): Promise<void> {
   await h.queue.obliterate({ force: true });
   h.slack.reset();
@@ -52,9 +51,13 @@ export async function expectNothingQueued(h: Harness): Promise<void> {
   expect((await queuedJobs(h)).map((job) => `${job.name} ${JSON.stringify(job.data)}`)).toEqual([]);
 }
 
-/** The job id the queue derives from an idempotency key. */
-export function jobIdOf(idempotencyKey: string, teamId: string = TEAM): string {
-  return jobIdFor(teamId, idempotencyKey);
+/** The job an idempotency key was queued as (the queue holds the key a day). */
+export function jobIdOf(
+  h: Harness,
+  idempotencyKey: string,
+  teamId: string = TEAM,
+): Promise<string | undefined> {
+  return h.bot.queue.jobIdOf(teamId, idempotencyKey);
 }
 
 /** Bolt's JSON ack of a command or a view submission. */

@@ -55,7 +55,7 @@ describe('Resolve and Reopen', () => {
 
     const job = await onlyJob(h);
     expect(job.name).toBe(operation);
-    expect(job.id).toBe(jobIdOf(`btn:${SLACK_CHANNEL}:${ts}:${actionId}:v1`));
+    expect(job.id).toBe(await jobIdOf(h, `btn:${SLACK_CHANNEL}:${ts}:${actionId}:v1`));
     expect(job.data).toEqual({
       origin: {
         teamId: TEAM,
@@ -169,7 +169,7 @@ describe('list paging', () => {
 
     const job = await onlyJob(h);
     expect(job.name).toBe('listPosts');
-    expect(job.id).toBe(jobIdOf(`btn:${SLACK_CHANNEL}:${ts}:${actionId}:${pageId}`));
+    expect(job.id).toBe(await jobIdOf(h, `btn:${SLACK_CHANNEL}:${ts}:${actionId}:${pageId}`));
     expect(job.data).toEqual({
       origin: expect.objectContaining({ source: 'button', responseUrl, slackChannel: SLACK_CHANNEL }),
       channel: { name: 'design' },

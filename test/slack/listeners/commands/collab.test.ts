@@ -133,7 +133,7 @@ describe('subcommands that enqueue one operation', () => {
 
     const job = await onlyJob(h);
     expect(job.name).toBe(operation);
-    expect(job.id).toBe(jobIdOf(`cmd:${triggerId}`));
+    expect(job.id).toBe(await jobIdOf(h, `cmd:${triggerId}`));
     const { origin, ...rest } = job.data as { origin: Record<string, unknown> };
     expect(rest).toEqual(data);
     expect(origin).toEqual({

@@ -47,7 +47,7 @@ describe('follow / unfollow', () => {
     expect(ack.text).toContain(note);
     const job = await onlyJob(h);
     expect(job.name).toBe(operation);
-    expect(job.id).toBe(jobIdOf(`cmd:${triggerId}`));
+    expect(job.id).toBe(await jobIdOf(h, `cmd:${triggerId}`));
     expect(job.data).toEqual({
       origin: expect.objectContaining({ userId: ADA, slackChannel: SLACK_CHANNEL, source: 'command' }),
     });

@@ -61,7 +61,7 @@ async function marker(): Promise<string> {
   const reply = messageEvent({ channel: BRIDGED, user: ADA, text: 'marker', thread_ts: cardTs });
   expect((await send(reply, { eventId: eventId() })).status).toBe(200);
   const jobId = await added;
-  expect(jobId).toBe(jobIdOf(`evt:${BRIDGED}:${reply.ts}`));
+  expect(jobId).toBe(await jobIdOf(h, `evt:${BRIDGED}:${reply.ts}`));
   return jobId;
 }
 
@@ -88,7 +88,7 @@ describe('a reply under a post card in a channel linked with replies', () => {
     expect(jobs.map((job) => job.id)).toEqual([jobId]);
     const job = jobs[0]!;
     expect(job.name).toBe('createComment');
-    expect(job.id).toBe(jobIdOf(`evt:${BRIDGED}:${reply.ts}`));
+    expect(job.id).toBe(await jobIdOf(h, `evt:${BRIDGED}:${reply.ts}`));
     expect(job.data).toEqual({
       origin: {
         teamId: TEAM,

@@ -7,7 +7,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schedulerId } from '../../../../src/jobs/schedules.ts';
-import { jobIdFor } from '../../../../src/operations/queue.ts';
 import { blockText, callsOf, memberId, originOf, run, unique } from '../../../jobs/helpers.ts';
 import { type Harness, startHarness, TEAM } from '../../../support/harness.ts';
 
@@ -56,7 +55,7 @@ describe('Slack channels that come and go', () => {
     const eventId = `Ev${randomBytes(6).toString('hex').toUpperCase()}`;
     const res = await h.event(event, { eventId, ...options });
     expect(res.status).toBe(200);
-    const state = await h.settled(jobIdFor(TEAM, `channel:${eventId}`));
+    const state = await h.settled(await h.queuedAs(`channel:${eventId}`));
     expect(state).toBe('completed');
     return eventId;
   }

@@ -7,7 +7,6 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schedulerId } from '../../../../src/jobs/schedules.ts';
-import { jobIdFor } from '../../../../src/operations/queue.ts';
 import { WORKFLOW_STEPS } from '../../../../src/operations/workflowSteps.ts';
 import { functionExecuted, type RecordedCall } from '../../../../src/sandbox/slack/index.ts';
 import { callsOf, channelId, memberId, run, unique } from '../../../jobs/helpers.ts';
@@ -39,7 +38,7 @@ describe('Workflow Builder steps', () => {
     const eventId = `Ev${event.function_execution_id}`;
     const res = await h.event(event as unknown as Record<string, unknown>, { eventId });
     expect(res.status).toBe(200);
-    const state = await h.settled(jobIdFor(TEAM, `fn:${event.function_execution_id}`));
+    const state = await h.settled(await h.queuedAs(`fn:${event.function_execution_id}`));
     expect(state).toBe('completed');
     return { event, eventId };
   }

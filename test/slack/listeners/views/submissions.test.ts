@@ -87,7 +87,7 @@ describe('post_create', () => {
 
     const job = await onlyJob(h);
     expect(job.name).toBe('createPost');
-    expect(job.id).toBe(jobIdOf(`view:${payload.view.id}`));
+    expect(job.id).toBe(await jobIdOf(h, `view:${payload.view.id}`));
     expect(job.data).toEqual({
       origin: {
         teamId: TEAM,
@@ -243,7 +243,7 @@ describe('comment_create', () => {
     expect([response.status, response.body]).toEqual([200, '']);
     const job = await onlyJob(h);
     expect(job.name).toBe('createComment');
-    expect(job.id).toBe(jobIdOf(`view:${payload.view.id}`));
+    expect(job.id).toBe(await jobIdOf(h, `view:${payload.view.id}`));
     expect(job.data).toEqual({
       origin: expect.objectContaining({
         teamId: TEAM,
@@ -292,7 +292,7 @@ describe('post_resolve', () => {
     await h.interact(payload);
     const job = await onlyJob(h);
     expect(job.name).toBe('resolvePost');
-    expect(job.id).toBe(jobIdOf(`view:${payload.view.id}`));
+    expect(job.id).toBe(await jobIdOf(h, `view:${payload.view.id}`));
     expect(job.data).toEqual({
       origin: expect.objectContaining({ source: 'modal' }),
       post: { id: 'P_8' },
