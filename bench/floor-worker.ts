@@ -46,7 +46,8 @@ const worker = new Worker(
     await res.body.text();
   },
   {
-    connection: connectRedis(env('REDIS_URL'), 'worker'),
+    // BullMQ's connection as the bot's worker has it (not auto-pipelined: runtime.ts).
+    connection: connectRedis(env('REDIS_URL'), 'worker', { autoPipelining: false }),
     prefix: env('QUEUE_PREFIX'),
     concurrency,
   },

@@ -6,10 +6,13 @@
  * response_url, nothing else.
  *
  *   npm run build && npm run bench:outcome -- [--rates 20,50,200] [--seconds 20] [--latency 100]
- *                                             [--concurrency N] [--no-write] [--prof DIR]
+ *                                             [--warmup 2] [--concurrency N] [--no-write] [--prof DIR]
  *
  * Open-loop load: requests leave on a fixed schedule whatever the answers do, and every latency is
- * measured from the request's scheduled time, so queueing cannot hide. The bot runs on a
+ * measured from the request's scheduled time, so queueing cannot hide. Before each measured run,
+ * the bot and its floor alike run `--warmup` seconds at the measured rate, not counted: pools
+ * grow to the rate's connections and the JIT settles (without it the first second of either is
+ * up to twice as slow, and at 200/s those 200 requests alone make the p99). The bot runs on a
  * redis-server of the benchmark's own. Its request budget is set far above the load
  * (COLLAB_RATE_LIMIT): the emulator has no rate limit, and this measures the bot, not the
  * service's limit (the budget's Redis round trip per request is still paid).
@@ -31,6 +34,8 @@ const { values } = parseArgs({
     rates: { type: 'string', default: '20,50,200' },
     seconds: { type: 'string', default: '20' },
     latency: { type: 'string', default: '100' },
+    /** seconds at the measured rate before each measured run, not counted */
+    warmup: { type: 'string', default: '2' },
     /** WORKER_CONCURRENCY of the bot, or several (comma separated) run one after the other; default: the bot's own default */
     concurrency: { type: 'string', default: 'default' },
     'no-write': { type: 'boolean', default: false },
@@ -41,6 +46,7 @@ const { values } = parseArgs({
 const RATES = values.rates.split(',').map(Number);
 const SECONDS = Number(values.seconds);
 const LATENCY = Number(values.latency);
+const WARMUP = Number(values.warmup);
 const CONCURRENCIES = values.concurrency.split(',');
 parseRuntime('js');
 const binary = findOnPath('redis-server');
@@ -122,17 +128,12 @@ function row(rate: number, ids: string[], scheduled: number[], ack?: number[], p
 async function floor(rate: number): Promise<Row> {
   const collab = createCollabClient({ baseUrl: emulator.url, apiKey: emulator.apiKey, connections: 1024 });
   const responses = new Pool(slack.origin, { connections: 1024 });
-  const tag = `floor-${rate}-${randomBytes(3).toString('hex')}`;
-  const n = Math.round(rate * SECONDS);
-  const ids = Array.from({ length: n }, (_, i) => `${tag}-${i}`);
-  const scheduled: number[] = [];
-  await openLoop(rate, n, async (i, at) => {
-    scheduled[i] = at;
+  const once = async (id: string) => {
     try {
       await collab.resolvePost(postId, {});
       const res = await responses.request({
         method: 'POST',
-        path: `/response/${ids[i]}`,
+        path: `/response/${id}`,
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ replace_original: true, text: 'Resolved.' }),
       });
@@ -140,6 +141,17 @@ async function floor(rate: number): Promise<Row> {
     } catch {
       // counted as missing
     }
+  };
+  const warm = Array.from({ length: Math.round(rate * WARMUP) }, (_, i) => `warm-floor-${rate}-${i}`);
+  await openLoop(rate, warm.length, (i) => once(warm[i]!));
+  await outcomes(warm, 5000);
+  const tag = `floor-${rate}-${randomBytes(3).toString('hex')}`;
+  const n = Math.round(rate * SECONDS);
+  const ids = Array.from({ length: n }, (_, i) => `${tag}-${i}`);
+  const scheduled: number[] = [];
+  await openLoop(rate, n, async (i, at) => {
+    scheduled[i] = at;
+    await once(ids[i]!);
   });
   await outcomes(ids, 5000);
   await collab.close();
@@ -205,6 +217,15 @@ async function bot(rate: number, concurrency: string): Promise<Row> {
     await command(warm[i]!, i).catch(() => 0);
   });
   await outcomes(warm, 10_000);
+  // …then the measured rate itself, for as long as the floor's warm-up.
+  const warmAtRate = Array.from(
+    { length: Math.round(rate * WARMUP) },
+    (_, i) => `warm-${rate}-at-rate-${i}-${randomBytes(2).toString('hex')}`,
+  );
+  await openLoop(rate, warmAtRate.length, async (i) => {
+    await command(warmAtRate[i]!, warm.length + i).catch(() => 0);
+  });
+  await outcomes(warmAtRate, 10_000);
 
   const tag = `bot-${rate}-${randomBytes(3).toString('hex')}`;
   const n = Math.round(rate * SECONDS);
@@ -252,8 +273,8 @@ const ms = (n: number) => (Number.isFinite(n) ? String(round(n)) : '∞');
 const report = [
   `### Time to outcome — ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC`,
   '',
-  `Machine: ${machine}. Bot: \`node dist/main.js\`, ROLE=all, NODE_ENV=production, one process (WORKER_CONCURRENCY default: sized from the budget, here 256); API latency ${LATENCY} ms; ${SECONDS} s per rate, open loop.`,
-  `Command: \`npm run build && npm run bench:outcome -- --rates ${RATES.join(',')} --seconds ${SECONDS} --latency ${LATENCY}${values.concurrency === 'default' ? '' : ` --concurrency ${values.concurrency}`}\``,
+  `Machine: ${machine}. Bot: \`node dist/main.js\`, ROLE=all, NODE_ENV=production, one process (WORKER_CONCURRENCY default: sized from the budget, here 256); API latency ${LATENCY} ms; ${SECONDS} s per rate, open loop, after ${WARMUP} s at the rate not counted (bot and floor alike).`,
+  `Command: \`npm run build && npm run bench:outcome -- --rates ${RATES.join(',')} --seconds ${SECONDS} --latency ${LATENCY} --warmup ${WARMUP}${values.concurrency === 'default' ? '' : ` --concurrency ${values.concurrency}`}\``,
   '',
   '| rate (req/s) | WORKER_CONCURRENCY | sent | ack p99 ms | outcome p50 ms | outcome p99 ms | outcome max ms | missing | outcomes/s | floor p50 ms | floor p99 ms | ratio p99 | bot RSS peak MB |',
   '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
