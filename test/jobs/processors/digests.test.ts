@@ -64,6 +64,12 @@ function sectionOf(blocks: unknown, heading: string): string {
 describe('digests', () => {
   let h: Harness;
   let second: Worker | undefined;
+  const opened: Array<ReturnType<typeof connectTestRedis>> = [];
+  const connect = () => {
+    const redis = connectTestRedis('worker');
+    opened.push(redis);
+    return redis;
+  };
   beforeAll(async () => {
     h = await startHarness();
     // 30 new posts in #engineering inside the window before the slot (posted 2026-03-28 12:00Z on).
@@ -79,15 +85,21 @@ describe('digests', () => {
   });
   afterAll(async () => {
     await second?.close();
+    for (const redis of opened) redis.disconnect();
     await h?.close();
   });
 
   it('posts a digest exactly once per slot with two workers, duplicate ticks and a restart mid-run', async () => {
     const { slackChannel, digest } = await channelWithDigest(h);
     const logger = createLogger({ level: 'silent' });
-    const start = () =>
-      createWorker({
-        connection: connectTestRedis('worker'),
+    // BullMQ's connection and the step log's, as the bot has them (runtime.ts): a stop closes the
+    // worker, then disconnects BullMQ's; a run still in flight keeps writing its step log.
+    let bullmq = connect();
+    const start = () => {
+      bullmq = connect();
+      return createWorker({
+        connection: bullmq,
+        stepsConnection: connect(),
         workspaces: h.bot.workspaces,
         store: h.bot.store,
         processors,
@@ -95,6 +107,7 @@ describe('digests', () => {
         logger,
         settings: { prefix: h.prefix, queueName: h.queue.name, concurrency: 4, backoffMs: 50 },
       });
+    };
     second = start();
     await second.waitUntilReady();
 
@@ -141,12 +154,15 @@ describe('digests', () => {
     });
     const first = await sendSlot(h, digest.id, nextSlot);
     await midRun;
-    const closing = second.close(true);
+    // Stopped as the bot stops a worker, before the re-delivery is queued: closed, then its BullMQ
+    // connection dropped. (A closed BullMQ worker whose loop was waiting for a job may still move
+    // one to active on a connection left open, and leave it there until its lock runs out.)
+    await second.close(true);
+    bullmq.disconnect();
     second = start();
     h.worker!.resume();
     const redelivered = await sendSlot(h, digest.id, nextSlot);
     expect(await h.settled(redelivered)).toBe('completed');
-    await closing;
     // The interrupted run still finishes its post (its claim is its own); nothing else is posted.
     await h.slackCall(
       (c) =>
