@@ -287,6 +287,9 @@ export async function startBot(
       await new Promise<void>((resolve) => (opsServer ? opsServer.close(() => resolve()) : resolve()));
       await dispatcher?.stop();
       await Promise.all(workers.map((worker) => worker.close().catch(() => {})));
+      // At once: a closed BullMQ worker whose loop was waiting for a job may still move one to
+      // active while its connection is open, and leave it until its lock runs out.
+      workerConnection?.disconnect();
       await queue.close().catch(() => {});
       await workspaces.close().catch(() => {});
       disconnect();
