@@ -46,8 +46,8 @@ const worker = new Worker(
     await res.body.text();
   },
   {
-    // BullMQ's connection as the bot's worker has it (not auto-pipelined: runtime.ts).
-    connection: connectRedis(env('REDIS_URL'), 'worker', { autoPipelining: false }),
+    // BullMQ's connection as the bot's worker has it (runtime.ts).
+    connection: connectRedis(env('REDIS_URL'), 'worker'),
     prefix: env('QUEUE_PREFIX'),
     concurrency,
   },
