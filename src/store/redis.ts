@@ -91,6 +91,17 @@ export function connectRedis(
  * the cluster as a whole retries like the role, and follows a failover (MOVED, CLUSTERDOWN) by
  * refreshing its slot map.
  */
+/**
+ * How many redirections a worker's command follows before it fails (100 ms apart while a slot's
+ * master is away): ~30 s, longer than a failover's election (`cluster-node-timeout`, 15 s by
+ * default, and the vote). With ioredis's 16 (~1.6 s), a job's completion sent while the slot was
+ * moving failed with "Too many Cluster redirections", which BullMQ takes for the job failing, not
+ * for Redis being away: the finished job ran again and told its outcome a second time
+ * (test/cluster/failover.test.ts, with BullMQ's connection not auto-pipelined: 2 of 8 runs, and
+ * 0 of 8 with this). A producer still fails fast: the person is told to try again.
+ */
+export const WORKER_MAX_REDIRECTIONS = 300;
+
 export function clusterOptions(url: string, cluster: ClusterTarget, role: ConnectionRole): ClusterOptions {
   const { retryStrategy, enableOfflineQueue, enableAutoPipelining, lazyConnect, ...node } =
     redisOptions(role);
@@ -102,6 +113,7 @@ export function clusterOptions(url: string, cluster: ClusterTarget, role: Connec
     ...(enableAutoPipelining ? { enableAutoPipelining: true } : {}),
     clusterRetryStrategy: (times) => retryStrategy?.(times) ?? 2000,
     retryDelayOnFailover: 100,
+    ...(role === 'worker' ? { maxRedirections: WORKER_MAX_REDIRECTIONS } : {}),
     retryDelayOnClusterDown: 100,
     retryDelayOnTryAgain: 100,
     slotsRefreshTimeout: 2000,

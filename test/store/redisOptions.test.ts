@@ -48,5 +48,10 @@ describe('redis connection options', () => {
     expect(worker.enableAutoPipelining).toBe(true);
     expect(worker.dnsLookup).toBeUndefined();
     expect(worker.slotsRefreshInterval).toBeLessThanOrEqual(1000);
+    // A worker's commands follow redirections for longer than a failover's election (15 s by
+    // default): a completion failed on "Too many Cluster redirections" made BullMQ run a finished
+    // job again (WORKER_MAX_REDIRECTIONS). A producer keeps ioredis's short count: it fails fast.
+    expect((worker.maxRedirections ?? 16) * (worker.retryDelayOnFailover ?? 100)).toBeGreaterThan(20_000);
+    expect(tls.maxRedirections).toBeUndefined();
   });
 });
