@@ -123,10 +123,6 @@ export function createCollabClient(options: CollabClientOptions): CollabClient {
   const http = createHttp(options);
 
   /** The client of one budget scope: a few closures over the one pool, made per job. */
-  function scoped(scope: BudgetScope | undefined): CollabClient {
-    return clientOf(scope);
-  }
-
   function clientOf(scope: BudgetScope | undefined): CollabClient {
     function send<T>(
       operation: string,
@@ -229,14 +225,14 @@ export function createCollabClient(options: CollabClientOptions): CollabClient {
       allChannels(query, opts) {
         return walk('allChannels', () => '/v2/channels', ListChannelsQuery, query, ChannelPage, opts);
       },
-      scoped: (next) => scoped(next),
+      scoped: (next) => clientOf(next),
       close() {
         return http.close();
       },
     };
   }
 
-  return scoped(undefined);
+  return clientOf(undefined);
 }
 
 function wireNames(override: Partial<QueryNames> | undefined): QueryNames {
