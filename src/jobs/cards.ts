@@ -97,8 +97,7 @@ async function rememberPosted(
     try {
       return await remember(ctx, post, message);
     } catch (error) {
-      if (attempt >= REMEMBER_TRIES || ctx.signal?.aborted)
-        throw new StoreAfterPostError('remember', { cause: error });
+      if (attempt >= REMEMBER_TRIES) throw new StoreAfterPostError('remember', { cause: error });
       ctx.logger.info({ attempt }, 'card posted, not yet remembered; trying again');
       await new Promise((resolve) => setTimeout(resolve, REMEMBER_PAUSE_MS));
     }
