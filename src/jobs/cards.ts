@@ -150,12 +150,11 @@ export async function updateCards(
   note?: string,
   extra?: CardRef,
 ): Promise<number> {
-  // One round trip: the cards to update, and what the cards will show (the url and the state a
-  // feed compares with; written whatever Slack answers below, as before).
+  // One round trip: what the cards will show (the url, and the state a feed compares with —
+  // written whatever Slack answers below) and the cards to update.
   const [cards] = await Promise.all([
-    ctx.store.cards.cardsOfPost(ctx.teamId, post.id),
+    ctx.store.cards.cardsShowing(ctx.teamId, post.id, shownState(post)),
     ctx.store.urls.remember(ctx.teamId, post.url, post.id),
-    rememberShown(ctx, post),
   ]);
   const targets = [...cards];
   const isExtra =
