@@ -24,6 +24,7 @@ export default defineConfig({
       'test/slack/listeners/commands/follow.test.ts',
       // store scripts and transactions
       'test/store/budget.test.ts',
+      'test/store/cards.test.ts',
       'test/store/digests.test.ts',
       'test/store/installations.test.ts',
     ],

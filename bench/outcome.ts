@@ -6,15 +6,19 @@
  * response_url, nothing else.
  *
  *   npm run build && npm run bench:outcome -- [--rates 20,50,200] [--seconds 20] [--latency 100]
- *                                             [--warmup 2] [--concurrency N] [--no-write] [--prof DIR]
+ *                                             [--warmup 2] [--rounds 4] [--concurrency N] [--no-write]
+ *                                             [--prof DIR]
  *
  * Open-loop load: requests leave on a fixed schedule whatever the answers do, and every latency is
- * measured from the request's scheduled time, so queueing cannot hide. Before each measured run,
+ * measured from the request's scheduled time, so queueing cannot hide. Before the measured turns,
  * the bot and its floor alike run `--warmup` seconds at the measured rate, not counted: pools
  * grow to the rate's connections and the JIT settles (without it the first second of either is
- * up to twice as slow, and at 200/s those 200 requests alone make the p99). The bot runs on a
- * redis-server of the benchmark's own. Its request budget is set far above the load
- * (COLLAB_RATE_LIMIT): the emulator has no rate limit, and this measures the bot, not the
+ * up to twice as slow, and at 200/s those 200 requests alone make the p99). The measured
+ * `--seconds` are split into `--rounds` turns of each, every other round the floor first: this
+ * machine's speed drifts within minutes, and a bot run and a floor run a minute apart compared
+ * two machines. The bot's CPU per command (ack and worker, one process) is printed too.
+ * The bot runs on a redis-server of the benchmark's own. Its request budget is set far above the
+ * load (COLLAB_RATE_LIMIT): the emulator has no rate limit, and this measures the bot, not the
  * service's limit (the budget's Redis round trip per request is still paid).
  * Results are appended to BENCHMARKS.md.
  */
@@ -26,7 +30,7 @@ import { createCollabClient } from '../src/collab/client.ts';
 import { startEmulator } from '../src/sandbox/emulator/index.ts';
 import { findOnPath, startPrivateRedis } from '../src/sandbox/redis.ts';
 import { signSlackRequest, slashCommandBody, startSlackStandIn } from '../src/sandbox/slack/index.ts';
-import { freePort, machineLine, parseRuntime, rssMb, startChild, stopChild } from './lib/process.ts';
+import { cpuMs, freePort, machineLine, parseRuntime, rssMb, startChild, stopChild } from './lib/process.ts';
 import { round, type Summary, summarize } from './lib/stats.ts';
 
 const { values } = parseArgs({
@@ -41,12 +45,15 @@ const { values } = parseArgs({
     'no-write': { type: 'boolean', default: false },
     /** a directory: the bot writes a CPU profile there (node --cpu-prof) */
     prof: { type: 'string' },
+    /** turns of the bot and its floor per rate (the measured seconds split among them) */
+    rounds: { type: 'string', default: '4' },
   },
 });
 const RATES = values.rates.split(',').map(Number);
 const SECONDS = Number(values.seconds);
 const LATENCY = Number(values.latency);
 const WARMUP = Number(values.warmup);
+const ROUNDS = Math.max(1, Number(values.rounds));
 const CONCURRENCIES = values.concurrency.split(',');
 parseRuntime('js');
 const binary = findOnPath('redis-server');
@@ -108,24 +115,38 @@ async function outcomes(ids: string[], timeoutMs = 30_000): Promise<void> {
   }
 }
 
-function row(rate: number, ids: string[], scheduled: number[], ack?: number[], pid?: number): Row {
-  const samples = ids.map((id, i) => {
-    const at = arrivals.get(id);
-    return at === undefined ? Number.POSITIVE_INFINITY : at - scheduled[i]!;
-  });
-  const last = Math.max(...ids.map((id) => arrivals.get(id) ?? 0));
+/** Latencies of the pooled chunks; outcomes per second from each chunk's first send to its last outcome. */
+function row(rate: number, chunks: Chunk[]): Row {
+  const samples = chunks.flatMap(({ ids, scheduled }) =>
+    ids.map((id, i) => {
+      const at = arrivals.get(id);
+      return at === undefined ? Number.POSITIVE_INFINITY : at - scheduled[i]!;
+    }),
+  );
+  const acks = chunks.flatMap((c) => c.acks);
+  const seconds = chunks.reduce((sum, { ids, scheduled }) => {
+    const last = Math.max(...ids.map((id) => arrivals.get(id) ?? 0));
+    return sum + (last - scheduled[0]!) / 1000;
+  }, 0);
   return {
     rate,
-    sent: ids.length,
-    ...(ack ? { ack: summarize(ack) } : {}),
+    sent: samples.length,
+    ...(acks.length > 0 ? { ack: summarize(acks) } : {}),
     outcome: summarize(samples),
-    missing: samples.filter((s) => !Number.isFinite(s)).length,
-    achieved: ids.length / ((last - scheduled[0]!) / 1000),
-    ...(pid === undefined ? {} : { rssMb: undefined }),
+    missing: samples.filter((x) => !Number.isFinite(x)).length,
+    achieved: samples.length / seconds,
   };
 }
 
-async function floor(rate: number): Promise<Row> {
+/** A chunk of the open loop: the ids sent, when each was scheduled, and the acks (the bot's). */
+interface Chunk {
+  ids: string[];
+  scheduled: number[];
+  acks: number[];
+}
+
+/** The floor: one direct resolve call to the emulator plus one POST to the response_url. */
+function floorLoad() {
   const collab = createCollabClient({ baseUrl: emulator.url, apiKey: emulator.apiKey, connections: 1024 });
   const responses = new Pool(slack.origin, { connections: 1024 });
   const once = async (id: string) => {
@@ -142,24 +163,26 @@ async function floor(rate: number): Promise<Row> {
       // counted as missing
     }
   };
-  const warm = Array.from({ length: Math.round(rate * WARMUP) }, (_, i) => `warm-floor-${rate}-${i}`);
-  await openLoop(rate, warm.length, (i) => once(warm[i]!));
-  await outcomes(warm, 5000);
-  const tag = `floor-${rate}-${randomBytes(3).toString('hex')}`;
-  const n = Math.round(rate * SECONDS);
-  const ids = Array.from({ length: n }, (_, i) => `${tag}-${i}`);
-  const scheduled: number[] = [];
-  await openLoop(rate, n, async (i, at) => {
-    scheduled[i] = at;
-    await once(ids[i]!);
-  });
-  await outcomes(ids, 5000);
-  await collab.close();
-  await responses.close();
-  return row(rate, ids, scheduled);
+  return {
+    async run(rate: number, n: number, tag: string): Promise<Chunk> {
+      const ids = Array.from({ length: n }, (_, i) => `${tag}-${i}`);
+      const scheduled: number[] = [];
+      await openLoop(rate, n, async (i, at) => {
+        scheduled[i] = at;
+        await once(ids[i]!);
+      });
+      await outcomes(ids, 5000);
+      return { ids, scheduled, acks: [] };
+    },
+    async close() {
+      await collab.close();
+      await responses.close();
+    },
+  };
 }
 
-async function bot(rate: number, concurrency: string): Promise<Row> {
+/** The built bot (role all, production) in a process of its own, and signed `/collab resolve` commands to it. */
+async function botLoad(concurrency: string) {
   const port = await freePort();
   const secret = `bench-${randomBytes(8).toString('hex')}`;
   const env: Record<string, string> = {
@@ -190,7 +213,8 @@ async function bot(rate: number, concurrency: string): Promise<Row> {
     values.prof ? ['--cpu-prof', '--cpu-prof-dir', values.prof] : [],
   );
   const pool = new Pool(`http://127.0.0.1:${port}`, { connections: 512 });
-  const command = async (id: string, i: number): Promise<number> => {
+  let sent = 0;
+  const command = async (id: string): Promise<number> => {
     const body = slashCommandBody({
       command: '/collab',
       text: `resolve ${postId}`,
@@ -198,7 +222,7 @@ async function bot(rate: number, concurrency: string): Promise<Row> {
       channel_id: 'C_GENERAL',
       team_id: 'T_LOCAL',
       response_url: slack.responseUrl(id),
-      trigger_id: `bench-${randomBytes(6).toString('hex')}-${i}`,
+      trigger_id: `bench-${randomBytes(6).toString('hex')}-${sent++}`,
     });
     const res = await pool.request({
       method: 'POST',
@@ -211,57 +235,83 @@ async function bot(rate: number, concurrency: string): Promise<Row> {
     await res.body.text();
     return res.statusCode;
   };
-  // Warm-up: connections, JIT, the worker's first jobs.
-  const warm = Array.from({ length: 100 }, (_, i) => `warm-${rate}-${i}-${randomBytes(2).toString('hex')}`);
-  await openLoop(Math.min(rate, 50), warm.length, async (i) => {
-    await command(warm[i]!, i).catch(() => 0);
-  });
-  await outcomes(warm, 10_000);
-  // …then the measured rate itself, for as long as the floor's warm-up.
-  const warmAtRate = Array.from(
-    { length: Math.round(rate * WARMUP) },
-    (_, i) => `warm-${rate}-at-rate-${i}-${randomBytes(2).toString('hex')}`,
-  );
-  await openLoop(rate, warmAtRate.length, async (i) => {
-    await command(warmAtRate[i]!, warm.length + i).catch(() => 0);
-  });
-  await outcomes(warmAtRate, 10_000);
-
-  const tag = `bot-${rate}-${randomBytes(3).toString('hex')}`;
-  const n = Math.round(rate * SECONDS);
-  const ids = Array.from({ length: n }, (_, i) => `${tag}-${i}`);
-  const scheduled: number[] = [];
-  const acks: number[] = [];
   let peak = 0;
   const rssTimer = setInterval(() => {
     void rssMb(child.pid).then((mb) => {
       if (mb !== undefined) peak = Math.max(peak, mb);
     });
   }, 250);
-  await openLoop(rate, n, async (i, at) => {
-    scheduled[i] = at;
-    try {
-      const status = await command(ids[i]!, i);
-      acks.push(status === 200 ? performance.now() - at : Number.POSITIVE_INFINITY);
-    } catch {
-      acks.push(Number.POSITIVE_INFINITY);
-    }
-  });
-  await outcomes(ids);
-  clearInterval(rssTimer);
-  await pool.close();
-  await stopChild(child);
-  return { ...row(rate, ids, scheduled, acks), rssMb: peak || undefined };
+  return {
+    async run(rate: number, n: number, tag: string, timeoutMs = 30_000): Promise<Chunk> {
+      const ids = Array.from({ length: n }, (_, i) => `${tag}-${i}`);
+      const scheduled: number[] = [];
+      const acks: number[] = [];
+      await openLoop(rate, n, async (i, at) => {
+        scheduled[i] = at;
+        try {
+          const status = await command(ids[i]!);
+          acks.push(status === 200 ? performance.now() - at : Number.POSITIVE_INFINITY);
+        } catch {
+          acks.push(Number.POSITIVE_INFINITY);
+        }
+      });
+      await outcomes(ids, timeoutMs);
+      return { ids, scheduled, acks };
+    },
+    cpuMs: async () => (await cpuMs(child.pid)) ?? 0,
+    peakRssMb: () => peak || undefined,
+    async close() {
+      clearInterval(rssTimer);
+      await pool.close();
+      await stopChild(child);
+    },
+  };
 }
 
-const results: { floor: Row; bot: Row; concurrency: string }[] = [];
+/**
+ * One rate: both warmed up (the bot first at a gentle rate, then each `--warmup` s at the rate),
+ * then `--rounds` turns each of `--seconds`/`--rounds` s, every other round the floor first, so
+ * that both meet the same machine (its speed drifts within minutes). Latencies are pooled over
+ * the rounds.
+ */
+async function measure(
+  rate: number,
+  concurrency: string,
+): Promise<{ floor: Row; bot: Row; cpuMsPerOp: number }> {
+  const floor = floorLoad();
+  const bot = await botLoad(concurrency);
+  const tag = (what: string) => `${what}-${rate}-${randomBytes(3).toString('hex')}`;
+  await bot.run(Math.min(rate, 50), 100, tag('warm-bot-gentle'), 10_000);
+  await bot.run(rate, Math.round(rate * WARMUP), tag('warm-bot'), 10_000);
+  await floor.run(rate, Math.round(rate * WARMUP), tag('warm-floor'));
+  const perRound = Math.max(1, Math.round((rate * SECONDS) / ROUNDS));
+  const pooled = { floor: [] as Chunk[], bot: [] as Chunk[] };
+  let botCpuMs = 0;
+  for (let r = 0; r < ROUNDS; r++) {
+    const floorFirst = r % 2 === 1;
+    for (const side of floorFirst ? (['floor', 'bot'] as const) : (['bot', 'floor'] as const)) {
+      if (side === 'floor') pooled.floor.push(await floor.run(rate, perRound, tag(`floor-r${r}`)));
+      else {
+        const cpu0 = await bot.cpuMs();
+        pooled.bot.push(await bot.run(rate, perRound, tag(`bot-r${r}`)));
+        botCpuMs += (await bot.cpuMs()) - cpu0;
+      }
+    }
+  }
+  await floor.close();
+  const rssPeak = bot.peakRssMb();
+  await bot.close();
+  const botRow = { ...row(rate, pooled.bot), rssMb: rssPeak };
+  return { floor: row(rate, pooled.floor), bot: botRow, cpuMsPerOp: botCpuMs / botRow.sent };
+}
+
+const results: { floor: Row; bot: Row; concurrency: string; cpuMsPerOp: number }[] = [];
 for (const rate of RATES) {
-  const f = await floor(rate);
   for (const concurrency of CONCURRENCIES) {
-    const b = await bot(rate, concurrency);
-    results.push({ floor: f, bot: b, concurrency });
+    const { floor: f, bot: b, cpuMsPerOp } = await measure(rate, concurrency);
+    results.push({ floor: f, bot: b, concurrency, cpuMsPerOp });
     log(
-      `${rate}/s, concurrency ${concurrency}: ack p99 ${round(b.ack?.p99 ?? 0)} ms, outcome p50 ${round(b.outcome.p50)} / p99 ${round(b.outcome.p99)} ms (missing ${b.missing}), floor p99 ${round(f.outcome.p99)} ms, ratio ${round(b.outcome.p99 / f.outcome.p99, 2)}`,
+      `${rate}/s, concurrency ${concurrency}: ack p99 ${round(b.ack?.p99 ?? 0)} ms, outcome p50 ${round(b.outcome.p50)} / p99 ${round(b.outcome.p99)} ms (missing ${b.missing}), floor p99 ${round(f.outcome.p99)} ms, ratio ${round(b.outcome.p99 / f.outcome.p99, 2)}; bot CPU ${round(cpuMsPerOp, 2)} ms per command`,
     );
   }
 }
@@ -273,14 +323,14 @@ const ms = (n: number) => (Number.isFinite(n) ? String(round(n)) : '∞');
 const report = [
   `### Time to outcome — ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC`,
   '',
-  `Machine: ${machine}. Bot: \`node dist/main.js\`, ROLE=all, NODE_ENV=production, one process (WORKER_CONCURRENCY default: sized from the budget, here 256); API latency ${LATENCY} ms; ${SECONDS} s per rate, open loop, after ${WARMUP} s at the rate not counted (bot and floor alike).`,
-  `Command: \`npm run build && npm run bench:outcome -- --rates ${RATES.join(',')} --seconds ${SECONDS} --latency ${LATENCY} --warmup ${WARMUP}${values.concurrency === 'default' ? '' : ` --concurrency ${values.concurrency}`}\``,
+  `Machine: ${machine}. Bot: \`node dist/main.js\`, ROLE=all, NODE_ENV=production, one process (WORKER_CONCURRENCY default: sized from the budget, here 256); API latency ${LATENCY} ms; ${SECONDS} s per rate, open loop, in ${ROUNDS} turns of each (every other round the floor first), after ${WARMUP} s at the rate not counted (bot and floor alike).`,
+  `Command: \`npm run build && npm run bench:outcome -- --rates ${RATES.join(',')} --seconds ${SECONDS} --latency ${LATENCY} --warmup ${WARMUP} --rounds ${ROUNDS}${values.concurrency === 'default' ? '' : ` --concurrency ${values.concurrency}`}\``,
   '',
-  '| rate (req/s) | WORKER_CONCURRENCY | sent | ack p99 ms | outcome p50 ms | outcome p99 ms | outcome max ms | missing | outcomes/s | floor p50 ms | floor p99 ms | ratio p99 | bot RSS peak MB |',
-  '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+  '| rate (req/s) | WORKER_CONCURRENCY | sent | ack p99 ms | outcome p50 ms | outcome p99 ms | outcome max ms | missing | outcomes/s | floor p50 ms | floor p99 ms | ratio p99 | bot CPU ms per command | bot RSS peak MB |',
+  '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
   ...results.map(
-    ({ floor: f, bot: b, concurrency }) =>
-      `| ${b.rate} | ${concurrency} | ${b.sent} | ${ms(b.ack?.p99 ?? Number.NaN)} | ${ms(b.outcome.p50)} | ${ms(b.outcome.p99)} | ${ms(b.outcome.max)} | ${b.missing} | ${round(b.achieved, 1)} | ${ms(f.outcome.p50)} | ${ms(f.outcome.p99)} | ${round(b.outcome.p99 / f.outcome.p99, 2)} | ${b.rssMb === undefined ? '–' : round(b.rssMb, 0)} |`,
+    ({ floor: f, bot: b, concurrency, cpuMsPerOp }) =>
+      `| ${b.rate} | ${concurrency} | ${b.sent} | ${ms(b.ack?.p99 ?? Number.NaN)} | ${ms(b.outcome.p50)} | ${ms(b.outcome.p99)} | ${ms(b.outcome.max)} | ${b.missing} | ${round(b.achieved, 1)} | ${ms(f.outcome.p50)} | ${ms(f.outcome.p99)} | ${round(b.outcome.p99 / f.outcome.p99, 2)} | ${round(cpuMsPerOp, 2)} | ${b.rssMb === undefined ? '–' : round(b.rssMb, 0)} |`,
   ),
 ].join('\n');
 log(`\n${report}`);

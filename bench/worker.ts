@@ -5,14 +5,19 @@
  *
  *   npm run bench:worker -- [--jobs 4000] [--concurrency 1,4,16,64] [--processes 1,2,4]
  *                           [--runtime tsx|js] [--overhead 1000] [--prof DIR] [--no-write]
- *                           [--trips-only]
+ *                           [--rounds 10] [--trips-only]
  *
  * 1. throughput: `--jobs` resolvePost operations are enqueued (paused queue), N worker processes
  *    (`src/main.ts --role=worker`, real processors) start, the queue resumes, and the clock runs
  *    until the queue is empty. Operations/s per worker process, at each concurrency.
  *    Beside each, the floor (bench/floor-worker.ts): a bare BullMQ worker in its own process doing
  *    only the processor's two calls (the API's resolve, the response_url post), at the same
- *    concurrency on the same jobs; the worker's share of its floor is printed.
+ *    concurrency on the same jobs.
+ *    The worker's share of its floor comes from interleaved rounds (`--rounds`, at concurrency 16):
+ *    the bot's worker and the floor run side by side on queues of their own, and take turns
+ *    draining `--jobs`/`--rounds` operations each, every other turn the floor first. This
+ *    machine's speed drifts by a third within minutes; a turn lasts a second or two, so both
+ *    see the same machine, and the median of the rounds is the figure.
  * 2. scaling: the same with 1, 2 and 4 worker processes at concurrency 16.
  * 3. queue overhead: one operation at a time, a direct client call vs enqueue → BullMQ worker
  *    (in this process, the same client call as its processor) → completed.
@@ -57,6 +62,8 @@ const { values } = parseArgs({
     'no-write': { type: 'boolean', default: false },
     /** only the round trips per operation (bot and floor), nothing written */
     'trips-only': { type: 'boolean', default: false },
+    /** interleaved rounds of the bot's worker and its floor (the share of the floor); 0: none */
+    rounds: { type: 'string', default: '10' },
   },
 });
 const JOBS = Number(values.jobs);
@@ -64,6 +71,7 @@ const CONCURRENCIES = values.concurrency.split(',').map(Number);
 const PROCESSES = values.processes.split(',').map(Number);
 const RUNTIME: Runtime = parseRuntime(values.runtime);
 const OVERHEAD_OPS = Number(values.overhead);
+const ROUNDS = Math.max(0, Number(values.rounds));
 const NODE_ARGS = values.prof ? ['--cpu-prof', '--cpu-prof-dir', values.prof] : [];
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
@@ -154,7 +162,7 @@ async function fill(queue: OperationsQueue, jobs: number) {
 async function startFloorChild(env: Record<string, string>): Promise<ChildProcess> {
   const child = fork(new URL('./floor-worker.ts', import.meta.url), [], {
     env: { ...process.env, ...env },
-    execArgv: ['--import', 'tsx'],
+    execArgv: ['--import', 'tsx', ...NODE_ARGS],
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
   await new Promise<void>((resolve, reject) => {
@@ -224,11 +232,7 @@ async function throughput(
   const cpu0 = await cpuOf(children.map((c) => c.pid));
   const started = performance.now();
   await queue.queue.resume();
-  for (;;) {
-    const counts = await queue.queue.getJobCounts('wait', 'active', 'delayed', 'prioritized');
-    if (Object.values(counts).reduce((a, b) => a + b, 0) === 0) break;
-    await new Promise((r) => setTimeout(r, 20));
-  }
+  await drained(queue);
   const seconds = (performance.now() - started) / 1000;
   const cpu1 = await cpuOf(children.map((c) => c.pid));
   const s3 = await commandStats();
@@ -261,6 +265,86 @@ async function throughput(
     `${variant}: ${processes} process(es) × concurrency ${concurrency}: ${round(opsPerSecond, 0)} ops/s (${round(result.perProcess, 0)} per process), failed ${failed}, worker RSS idle ${round(result.idleRssMb, 0)} MB peak ${round(result.peakRssMb, 0)} MB; CPU ms per op: worker ${round(result.cpu.worker, 3)}, Redis ${round(result.cpu.redis, 3)}, driver ${round(result.cpu.driver, 3)}`,
   );
   return result;
+}
+
+/**
+ * The bot's worker and its floor side by side, each on a queue of its own, taking turns: each
+ * round fills one queue (paused) with `jobs` operations, then times that worker draining it,
+ * and the same for the other — every other round the floor first. Answers each round's share
+ * of the floor and CPU ratio, and their medians. One round first, not counted, warms both.
+ */
+async function interleaved(concurrency: number, rounds: number, jobs: number) {
+  const sides = await Promise.all(
+    (['bot', 'floor'] as const).map(async (variant) => {
+      const prefix = `bi-${variant}-${randomBytes(4).toString('hex')}`;
+      const producer = connectRedis(redisServer.url, 'producer');
+      await whenReady(producer, 10_000);
+      const queue = createOperationsQueue(producer, settings(prefix));
+      await queue.queue.pause();
+      const child =
+        variant === 'floor'
+          ? await startFloorChild(workerEnv(prefix, concurrency))
+          : await startWorkerChild(workerEnv(prefix, concurrency), RUNTIME, NODE_ARGS);
+      return { variant, producer, queue, child };
+    }),
+  );
+  const turn = async (side: (typeof sides)[number]) => {
+    await fill(side.queue, jobs);
+    const cpu0 = (await cpuMs(side.child.pid)) ?? 0;
+    const started = performance.now();
+    await side.queue.queue.resume();
+    await drained(side.queue);
+    const seconds = (performance.now() - started) / 1000;
+    const cpu1 = (await cpuMs(side.child.pid)) ?? 0;
+    await side.queue.queue.pause();
+    return { opsPerSecond: jobs / seconds, cpuMs: cpu1 - cpu0 };
+  };
+  const share: number[] = [];
+  const cpu: number[] = [];
+  const totals = { bot: 0, floor: 0 };
+  for (let r = 0; r <= rounds; r++) {
+    const [bot, floor] = sides as [(typeof sides)[0], (typeof sides)[1]];
+    const floorFirst = r % 2 === 1;
+    const first = await turn(floorFirst ? floor : bot);
+    const second = await turn(floorFirst ? bot : floor);
+    const [b, f] = floorFirst ? [second, first] : [first, second];
+    if (r === 0) continue;
+    share.push((100 * b.opsPerSecond) / f.opsPerSecond);
+    cpu.push(b.cpuMs / f.cpuMs);
+    totals.bot += b.cpuMs;
+    totals.floor += f.cpuMs;
+  }
+  for (const side of sides) {
+    await stopChild(side.child);
+    await side.queue.queue.obliterate({ force: true }).catch(() => {});
+    await side.queue.close();
+    side.producer.disconnect();
+  }
+  const result = {
+    rounds,
+    jobs,
+    share: { each: share, median: median(share) },
+    cpu: { each: cpu, median: median(cpu) },
+    cpuMs: { bot: totals.bot / (rounds * jobs), floor: totals.floor / (rounds * jobs) },
+  };
+  log(
+    `interleaved, ${rounds} rounds of ${jobs} at concurrency ${concurrency}: the worker does ${round(result.share.median, 0)} % of its floor (median; rounds ${share.map((x) => round(x, 0)).join(', ')}); CPU per op ${round(result.cpu.median, 2)}× the floor's (median)`,
+  );
+  return result;
+}
+
+async function drained(queue: OperationsQueue): Promise<void> {
+  for (;;) {
+    const counts = await queue.queue.getJobCounts('wait', 'active', 'delayed', 'prioritized');
+    if (Object.values(counts).reduce((a, b) => a + b, 0) === 0) return;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+function median(xs: number[]): number {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
 }
 
 /** One at a time: a direct client call, and the same call through the queue. */
@@ -418,6 +502,8 @@ async function full() {
       `concurrency ${c}: the worker does ${round((100 * bot.opsPerSecond) / floor.opsPerSecond, 0)} % of its floor`,
     );
   }
+  const turns =
+    ROUNDS > 0 ? await interleaved(16, ROUNDS, Math.max(100, Math.round(JOBS / ROUNDS))) : undefined;
   const scaling: Throughput[] = [];
   for (const p of PROCESSES) scaling.push(await throughput(p, 16));
   const over = await overhead();
@@ -428,7 +514,7 @@ async function full() {
     `### Worker throughput, scaling, queue overhead, Redis commands — ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC`,
     '',
     `Machine: ${machine}. Runtime of the workers: ${RUNTIME === 'js' ? 'node dist/main.js (built)' : 'node --import tsx src/main.ts'}. Emulator (zero latency), Slack stand-in and the driver share this process; Redis ${binary} of the benchmark's own, no persistence.`,
-    `Command: \`npm run bench:worker -- --jobs ${JOBS} --concurrency ${CONCURRENCIES.join(',')} --processes ${PROCESSES.join(',')} --runtime ${RUNTIME} --overhead ${OVERHEAD_OPS}\``,
+    `Command: \`npm run bench:worker -- --jobs ${JOBS} --concurrency ${CONCURRENCIES.join(',')} --processes ${PROCESSES.join(',')} --runtime ${RUNTIME} --overhead ${OVERHEAD_OPS}${ROUNDS === 10 ? '' : ` --rounds ${ROUNDS}`}\``,
     `Operation: resolvePost through the real processor (API call, step log, outcome to response_url).`,
     '',
     '| worker | worker processes | concurrency | jobs | failed | ops/s (all) | ops/s per process | enqueues/s | Redis cmds per enqueue (incl. in scripts) | Redis cmds per op in the worker (incl. in scripts) | worker RSS idle MB | worker RSS peak MB | CPU ms per op: worker / Redis / driver |',
@@ -445,6 +531,12 @@ async function full() {
       .join(', ')}; its CPU per operation against the floor's: ${byConcurrency
       .map((r, i) => `c${r.concurrency} ${round(r.cpu.worker / (floors[i]?.cpu.worker ?? 1), 2)}×`)
       .join(', ')}.`,
+    ...(turns
+      ? [
+          '',
+          `**Interleaved** (${turns.rounds} rounds of ${turns.jobs} operations each at concurrency 16, the bot's worker and the floor taking turns, every other round the floor first): the worker's share of its floor, median **${round(turns.share.median, 0)} %** (rounds: ${turns.share.each.map((x) => round(x, 0)).join(', ')}); its CPU per operation against the floor's, median ${round(turns.cpu.median, 2)}× (bot ${round(turns.cpuMs.bot, 3)} ms, floor ${round(turns.cpuMs.floor, 3)} ms per operation over all rounds).`,
+        ]
+      : []),
     '',
     `Commandstats per operation, worker phase at concurrency 16 (top): ${byConcurrency.find((r) => r.concurrency === 16)?.workerCommands.top ?? scaling[0]?.workerCommands.top ?? '–'}.`,
     `Commandstats per enqueue (top): ${byConcurrency[0]?.enqueueCommands.top ?? '–'}.`,

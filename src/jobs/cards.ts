@@ -97,8 +97,7 @@ async function rememberPosted(
     try {
       return await remember(ctx, post, message);
     } catch (error) {
-      if (attempt >= REMEMBER_TRIES || ctx.signal?.aborted)
-        throw new StoreAfterPostError('remember', { cause: error });
+      if (attempt >= REMEMBER_TRIES) throw new StoreAfterPostError('remember', { cause: error });
       ctx.logger.info({ attempt }, 'card posted, not yet remembered; trying again');
       await new Promise((resolve) => setTimeout(resolve, REMEMBER_PAUSE_MS));
     }
@@ -151,12 +150,11 @@ export async function updateCards(
   note?: string,
   extra?: CardRef,
 ): Promise<number> {
-  // One round trip: the cards to update, and what the cards will show (the url and the state a
-  // feed compares with; written whatever Slack answers below, as before).
+  // One round trip: what the cards will show (the url, and the state a feed compares with —
+  // written whatever Slack answers below) and the cards to update.
   const [cards] = await Promise.all([
-    ctx.store.cards.cardsOfPost(ctx.teamId, post.id),
+    ctx.store.cards.cardsShowing(ctx.teamId, post.id, shownState(post)),
     ctx.store.urls.remember(ctx.teamId, post.url, post.id),
-    rememberShown(ctx, post),
   ]);
   const targets = [...cards];
   const isExtra =

@@ -29,7 +29,6 @@ export interface ProcessorContext {
   logger: Logger;
   /** true on any run after the first (a retry, or a re-run after a crash or stall) */
   isRerun: boolean;
-  signal: AbortSignal | undefined;
   /** operator options of features (config.ts); absent: the defaults */
   features?: ProcessorFeatures | undefined;
 }

@@ -34,15 +34,12 @@ export async function postDigest(
   link: ChannelLink | undefined,
   options: { quietNote: boolean; filters?: PostFilters | undefined; watchers: readonly string[] },
 ): Promise<'posted' | 'quiet' | 'skipped' | 'paused'> {
-  const all = ctx.collab.allPosts(
-    {
-      sort: 'last_activity_at',
-      direction: 'desc',
-      limit: 50,
-      ...(link ? { channelId: link.channelId } : {}),
-    },
-    { ...(ctx.signal ? { signal: ctx.signal } : {}) },
-  );
+  const all = ctx.collab.allPosts({
+    sort: 'last_activity_at',
+    direction: 'desc',
+    limit: 50,
+    ...(link ? { channelId: link.channelId } : {}),
+  });
   const posts = hasFilters(options.filters) ? filtered(all, options.filters, window.since) : all;
   const watch = await digestWatch(ctx, options.watchers, window, options.filters);
   const walked = await collectDigest(watch.observe(posts), window);

@@ -48,16 +48,13 @@ export class SlackBusyError extends Error {
 
 /** One page of the channel's posts, newest activity first. */
 async function page(ctx: ProcessorContext, channelId: string, after?: string) {
-  return ctx.collab.listPosts(
-    {
-      channelId,
-      sort: 'last_activity_at',
-      direction: 'desc',
-      limit: FEED_PAGE_SIZE,
-      ...(after ? { after } : {}),
-    },
-    { signal: ctx.signal },
-  );
+  return ctx.collab.listPosts({
+    channelId,
+    sort: 'last_activity_at',
+    direction: 'desc',
+    limit: FEED_PAGE_SIZE,
+    ...(after ? { after } : {}),
+  });
 }
 
 /** The watermark of the channel as it is now (one request): a feed starts from it, posting nothing old. */

@@ -72,16 +72,12 @@ async function schedule(ctx: ProcessorContext, threadId: string, interval: PollI
 /** Messages after the watermark, newest first: one request unless a burst needs more pages. */
 async function freshMessages(ctx: ProcessorContext, threadId: string, mark: Watermark): Promise<Message[]> {
   const read = (after: string | undefined) =>
-    ctx.collab.listMessages(
-      threadId,
-      {
-        sort: 'created_at',
-        direction: 'desc',
-        limit: THREAD_PAGE_SIZE,
-        ...(after ? { after } : {}),
-      },
-      { signal: ctx.signal },
-    );
+    ctx.collab.listMessages(threadId, {
+      sort: 'created_at',
+      direction: 'desc',
+      limit: THREAD_PAGE_SIZE,
+      ...(after ? { after } : {}),
+    });
   const { fresh, complete } = await newerThanPaged(read, mark, stamp, MAX_POLL_PAGES);
   if (!complete) {
     ctx.logger.warn(
@@ -105,11 +101,11 @@ export async function pollThreadOnce(ctx: ProcessorContext, threadId: string): P
   const mark = state?.watermark;
   if (!mark) {
     // Never started (mirroring came after the thread): start from now, mirroring nothing old.
-    const first = await ctx.collab.listMessages(
-      threadId,
-      { sort: 'created_at', direction: 'desc', limit: THREAD_PAGE_SIZE },
-      { signal: ctx.signal },
-    );
+    const first = await ctx.collab.listMessages(threadId, {
+      sort: 'created_at',
+      direction: 'desc',
+      limit: THREAD_PAGE_SIZE,
+    });
     await ctx.store.mirrors.startAt(teamId, threadId, advance(EMPTY_WATERMARK, first.data.map(stamp)));
     await schedule(ctx, threadId, 'idle', false);
     return;

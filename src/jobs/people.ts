@@ -73,10 +73,7 @@ export async function memberOf(ctx: ProcessorContext, userId: string): Promise<M
   if (!person.email) return { ok: false, person, reason: 'noEmail' };
   const wanted = person.email.toLowerCase();
   let deactivated = false;
-  for await (const member of ctx.collab.allMembers(
-    { search: person.email, limit: 50 },
-    { signal: ctx.signal },
-  )) {
+  for await (const member of ctx.collab.allMembers({ search: person.email, limit: 50 })) {
     if (member.user.email?.trim().toLowerCase() !== wanted) continue;
     if (member.is_deactivated) {
       deactivated = true;

@@ -22,7 +22,7 @@ export function dueForReread<T extends { checkedAt: number }>(
 /** The post, or undefined when it is gone or out of the key's sight (a private channel). */
 export async function rereadPost(ctx: ProcessorContext, postId: string): Promise<Post | undefined> {
   try {
-    return await ctx.collab.getPost(postId, { signal: ctx.signal });
+    return await ctx.collab.getPost(postId);
   } catch (error) {
     if (isCollabError(error) && (error.reason === 'notFound' || error.reason === 'forbidden'))
       return undefined;

@@ -30,9 +30,8 @@ export function channelName(name: string): string {
  * the channel with that id, to learn its name.
  */
 export async function resolveChannel(ctx: ProcessorContext, ref: ChannelRef): Promise<Channel> {
-  const opts = { signal: ctx.signal };
   if ('id' in ref) {
-    for await (const channel of ctx.collab.allChannels({ limit: 50 }, opts)) {
+    for await (const channel of ctx.collab.allChannels({ limit: 50 })) {
       if (channel.id === ref.id) return channel;
     }
     throw new UserError(
@@ -41,7 +40,7 @@ export async function resolveChannel(ctx: ProcessorContext, ref: ChannelRef): Pr
   }
   const wanted = channelName(ref.name);
   const lower = wanted.toLowerCase();
-  for await (const channel of ctx.collab.allChannels({ name: wanted, limit: 50 }, opts)) {
+  for await (const channel of ctx.collab.allChannels({ name: wanted, limit: 50 })) {
     if (channel.name.toLowerCase() === lower) return channel;
   }
   throw new UserError(

@@ -180,8 +180,9 @@ export type Once = <T>(
 
 export interface StepOptions {
   /**
-   * Doing it again changes nothing: a value kept for later, a clock read, resolving a post
-   * (the service overwrites the resolution with the same). Such a step needs no lock check
+   * Doing it again changes nothing, and a later run wants its value: a value kept for later, a
+   * clock read. (A call whose repeat changes nothing and whose answer nobody reads again — resolving
+   * a post — is no step at all.) Such a step needs no lock check
    * before it — a run that has lost the job may repeat it harmlessly, and is stopped at its next
    * fenced write — so it costs no round trip: its done mark rides on the log's next write.
    * Only for steps without a recover.
@@ -193,7 +194,6 @@ export function stepLogOf(
   job: Job,
   token: string | undefined,
   settings: FenceSettings,
-  signal?: AbortSignal,
   events?: StepEvents,
 ): StepLogOfRun {
   const now = settings.now ?? Date.now;
@@ -255,7 +255,7 @@ export function stepLogOf(
         // The send that marked it may still be on its way (its answer lost, or its run lost the
         // lock): wait it out, so that what it applies is there to be found.
         const wait = (step?.until ?? 0) - now();
-        if (wait > 0) await delay(Math.min(wait, settings.sendWindowMs), undefined, { signal });
+        if (wait > 0) await delay(Math.min(wait, settings.sendWindowMs));
         const found = await recover();
         events?.info(
           { step: name, attempt, found: found !== undefined },

@@ -123,7 +123,9 @@ export function createWorker(deps: WorkerDeps): Worker {
   const { settings, fence } = scope;
   const worker = new Worker(
     fence.queueName,
-    (job: Job, token?: string, signal?: AbortSignal) => runJob(scope, job, token, signal),
+    // Two parameters: BullMQ makes an AbortController for every job of a processor that takes a
+    // third (its signal), and nothing here cancels a running job.
+    (job: Job, token?: string) => runJob(scope, job, token),
     {
       connection: deps.connection,
       prefix: settings.prefix,
@@ -171,14 +173,14 @@ function workerScope(deps: WorkerDeps): WorkerScope {
 }
 
 /** One run of a job: its workspace, its processor in the budget's lane, and its failure handled. */
-async function runJob(scope: WorkerScope, job: Job, token?: string, signal?: AbortSignal): Promise<void> {
+async function runJob(scope: WorkerScope, job: Job, token?: string): Promise<void> {
   const { deps, logger, now } = scope;
   const operation = job.name;
   if (!isOperation(operation)) throw new UnrecoverableError(`unknown operation ${operation}`);
   // Validated once, before it entered the queue (enqueue, schedules.upsert): operations/schemas.ts.
   const data = job.data as JobData<typeof operation>;
   const jobLogger = lazyChild(logger, { jobId: job.id, operation });
-  const steps = stepLogOf(job, token, scope.fence, signal, jobLogger);
+  const steps = stepLogOf(job, token, scope.fence, jobLogger);
   // Told it failed already (its end was then lost with Redis, and it ran again): nothing more.
   if (readLog(job).failedTold) throw new UnrecoverableError('already reported failed');
   // Jobs a person asked for carry their origin; scheduled jobs (feeds, digests) only a team.
@@ -205,7 +207,6 @@ async function runJob(scope: WorkerScope, job: Job, token?: string, signal?: Abo
     once: steps.once,
     logger: jobLogger,
     isRerun: job.attemptsStarted > 1 || job.stalledCounter > 0,
-    signal,
     features: deps.features,
   };
   try {

@@ -3,6 +3,8 @@
  * which Slack message shows which post, which cards show a post (to update them in place),
  * and which Slack reply became which comment.
  */
+import type { Result } from 'ioredis';
+import type { PostState } from './feeds.ts';
 import { type KeySpace, keys } from './keys.ts';
 import type { Redis } from './redis.ts';
 
@@ -19,7 +21,42 @@ export interface BridgedReply {
   commentId: string;
 }
 
+/** Sets the post's shown state (feeds.ts), answers its cards: one command where two were. */
+const SHOWING_SCRIPT = `
+redis.call('SET', KEYS[2], ARGV[1], 'EX', ARGV[2])
+return redis.call('SMEMBERS', KEYS[1])`;
+
+declare module 'ioredis' {
+  interface RedisCommander<Context> {
+    postCardsShowing(
+      cards: string,
+      state: string,
+      json: string,
+      ttlSeconds: number,
+    ): Result<string[], Context>;
+  }
+}
+
+function withShowing(redis: Redis): Redis {
+  if (typeof (redis as Partial<Redis>).postCardsShowing !== 'function') {
+    redis.defineCommand('postCardsShowing', { numberOfKeys: 2, lua: SHOWING_SCRIPT });
+  }
+  return redis;
+}
+
+/** `channel|ts` members of a post's card set, oldest card first. */
+function parseCards(members: string[]): SlackMessageRef[] {
+  return members
+    .map((m) => {
+      const [slackChannel, ts] = m.split('|');
+      return slackChannel && ts ? { slackChannel, ts } : undefined;
+    })
+    .filter((m): m is SlackMessageRef => m !== undefined)
+    .sort((a, b) => a.ts.localeCompare(b.ts));
+}
+
 export function cardStore(redis: Redis, space: KeySpace) {
+  const scripted = withShowing(redis);
   return {
     /** Remembers that a Slack message shows a post (a card the bot posted). */
     async rememberCard(teamId: string, postId: string, card: SlackMessageRef): Promise<void> {
@@ -36,14 +73,22 @@ export function cardStore(redis: Redis, space: KeySpace) {
       return id ?? undefined;
     },
     async cardsOfPost(teamId: string, postId: string): Promise<SlackMessageRef[]> {
-      const members = await redis.smembers(keys(space, teamId).postCards(postId));
-      return members
-        .map((m) => {
-          const [slackChannel, ts] = m.split('|');
-          return slackChannel && ts ? { slackChannel, ts } : undefined;
-        })
-        .filter((m): m is SlackMessageRef => m !== undefined)
-        .sort((a, b) => a.ts.localeCompare(b.ts));
+      return parseCards(await redis.smembers(keys(space, teamId).postCards(postId)));
+    },
+    /**
+     * The cards of a post that is about to show `state`, which is remembered as what its cards
+     * show (the feed's yardstick, feeds.ts `postState`; it lives as long as cards do). Both keys
+     * are the team's: one slot on a cluster.
+     */
+    async cardsShowing(teamId: string, postId: string, state: PostState): Promise<SlackMessageRef[]> {
+      const k = keys(space, teamId);
+      const members = await scripted.postCardsShowing(
+        k.postCards(postId),
+        k.postState(postId),
+        JSON.stringify(state),
+        TTL_SECONDS,
+      );
+      return parseCards(members);
     },
     async forgetCard(teamId: string, postId: string, card: SlackMessageRef): Promise<void> {
       const k = keys(space, teamId);

@@ -80,10 +80,10 @@ describe('the worker, when a step fails after a write that landed', () => {
     const postId = 'id' in data.post ? data.post.id : '';
     await ctx.once(
       'comment',
-      () => ctx.collab.createComment(postId, { content_markdown: data.text }, { signal: ctx.signal }),
+      () => ctx.collab.createComment(postId, { content_markdown: data.text }),
       async () => undefined,
     );
-    await ctx.collab.getPost(postId, { signal: ctx.signal });
+    await ctx.collab.getPost(postId);
   };
   beforeAll(async () => {
     h = await startHarness({ worker: false });

@@ -26,20 +26,17 @@ export const createComment: Processor<'createComment'> = async (data, ctx) => {
     content_markdown: `*${escapeMarkdown(name)}* via Slack:\n${data.text}`,
     ...(data.parentId ? { parent_id: data.parentId } : {}),
   };
-  const opts = { signal: ctx.signal };
 
   // Until the comment is known to have landed or not, no other comment of the app goes on this
   // post (commentLease.ts): the count it is measured against then moves only with this one.
   const lease = commentLease(ctx, postId);
   await lease.take();
   // The post as it was before the first attempt: its comment count is the recover's yardstick.
-  const before = await ctx.once('before', () =>
-    orNotFound(() => ctx.collab.getPost(postId, opts), noPost(postId)),
-  );
+  const before = await ctx.once('before', () => orNotFound(() => ctx.collab.getPost(postId), noPost(postId)));
   const landed = await ctx.once<Landed>(
     'comment',
     async () => {
-      const comment = await orNotFound(() => ctx.collab.createComment(postId, input, opts), noPost(postId));
+      const comment = await orNotFound(() => ctx.collab.createComment(postId, input), noPost(postId));
       return { commentId: comment.id };
     },
     // The spec has no endpoint that lists comments, so an ambiguous create can only be told by
@@ -47,7 +44,7 @@ export const createComment: Processor<'createComment'> = async (data, ctx) => {
     // (the reply is not remembered). The lease keeps the app's other comments off the post
     // meanwhile; a person commenting in the service in between would still be mistaken for ours.
     async () => {
-      const now = await ctx.collab.getPost(postId, opts);
+      const now = await ctx.collab.getPost(postId);
       return (now.comments_count ?? 0) > (before.comments_count ?? 0) ? { commentId: null } : undefined;
     },
   );
@@ -59,7 +56,7 @@ export const createComment: Processor<'createComment'> = async (data, ctx) => {
   // The comment is in the service: what follows only shows it in Slack, and a failure to read the
   // post back must not make it a failed operation (nor a retry that says it will "add the comment
   // again"). The cards then keep their count until the post next changes.
-  const post = await ctx.collab.getPost(postId, opts).catch((error: unknown) => {
+  const post = await ctx.collab.getPost(postId).catch((error: unknown) => {
     if (!isCollabError(error)) throw error;
     ctx.logger.info(
       { err: error.toJSON(), attempt: ctx.job.attemptsMade + 1 },

@@ -37,7 +37,7 @@ export const createPost: Processor<'createPost'> = async (data, ctx) => {
   const since = await ctx.once('create:since', async () => Date.now(), undefined, { repeatable: true });
   const post = await ctx.once(
     'create',
-    () => ctx.collab.createPost(input, { signal: ctx.signal }),
+    () => ctx.collab.createPost(input),
     () => findLanded(ctx, input, data.content, since),
   );
   await ctx.store.urls.remember(ctx.teamId, post.url, post.id);
@@ -94,10 +94,12 @@ async function findLanded(
 ): Promise<Post | undefined> {
   const title = input.title;
   return findSince(
-    ctx.collab.allPosts(
-      { channelId: input.channel_id, sort: 'published_at', direction: 'desc', limit: PAGE_SIZE_MAX },
-      { signal: ctx.signal },
-    ),
+    ctx.collab.allPosts({
+      channelId: input.channel_id,
+      sort: 'published_at',
+      direction: 'desc',
+      limit: PAGE_SIZE_MAX,
+    }),
     since,
     (post) =>
       post.author?.type === 'app' &&

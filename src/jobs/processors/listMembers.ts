@@ -8,17 +8,14 @@ export const MEMBERS_PAGE_SIZE = 10;
 export const listMembers: Processor<'listMembers'> = async (data, ctx) => {
   const search = data.search?.trim() ?? '';
   const roles = data.roles && data.roles.length > 0 ? data.roles : undefined;
-  const page = await ctx.collab.listMembers(
-    {
-      sort: 'created_at',
-      direction: 'desc',
-      limit: MEMBERS_PAGE_SIZE,
-      ...(search ? { search } : {}),
-      ...(roles ? { roles } : {}),
-      ...cursorOption(data),
-    },
-    { signal: ctx.signal },
-  );
+  const page = await ctx.collab.listMembers({
+    sort: 'created_at',
+    direction: 'desc',
+    limit: MEMBERS_PAGE_SIZE,
+    ...(search ? { search } : {}),
+    ...(roles ? { roles } : {}),
+    ...cursorOption(data),
+  });
   const paging = await pagingButtons(
     ctx,
     'listMembers',

@@ -9,11 +9,12 @@ export const MESSAGES_PAGE_SIZE = 10;
 export const listMessages: Processor<'listMessages'> = async (data, ctx) => {
   const page = await orNotFound(
     () =>
-      ctx.collab.listMessages(
-        data.threadId,
-        { sort: 'created_at', direction: 'asc', limit: MESSAGES_PAGE_SIZE, ...cursorOption(data) },
-        { signal: ctx.signal },
-      ),
+      ctx.collab.listMessages(data.threadId, {
+        sort: 'created_at',
+        direction: 'asc',
+        limit: MESSAGES_PAGE_SIZE,
+        ...cursorOption(data),
+      }),
     noThread(data.threadId),
   );
   const paging = await pagingButtons(ctx, 'listMessages', { threadId: data.threadId }, page, data);

@@ -9,16 +9,13 @@ export const POSTS_PAGE_SIZE = 10;
 
 export const listPosts: Processor<'listPosts'> = async (data, ctx) => {
   const channel = data.channel ? await resolveChannel(ctx, data.channel) : undefined;
-  const page = await ctx.collab.listPosts(
-    {
-      sort: 'last_activity_at',
-      direction: 'desc',
-      limit: POSTS_PAGE_SIZE,
-      ...(channel ? { channelId: channel.id } : {}),
-      ...cursorOption(data),
-    },
-    { signal: ctx.signal },
-  );
+  const page = await ctx.collab.listPosts({
+    sort: 'last_activity_at',
+    direction: 'desc',
+    limit: POSTS_PAGE_SIZE,
+    ...(channel ? { channelId: channel.id } : {}),
+    ...cursorOption(data),
+  });
   for (const post of page.data) await ctx.store.urls.remember(ctx.teamId, post.url, post.id);
   const paging = await pagingButtons(
     ctx,

@@ -19,12 +19,8 @@ export const resolvePost: Processor<'resolvePost'> = async (data, ctx) => {
     ...(data.commentId ? { comment_id: data.commentId } : {}),
   };
   // Resolving again is harmless (the service overwrites the resolution with the same and answers
-  // the post), so no recover is needed, nor a lock check before it (steps.ts, `repeatable`).
-  const post = await ctx.once(
-    'resolve',
-    () => orNotFound(() => ctx.collab.resolvePost(postId, input, { signal: ctx.signal }), noPost(postId)),
-    undefined,
-    { repeatable: true },
-  );
+  // the post): not a step of the log. A run that comes back (a retry, a re-run after a crash)
+  // simply resolves again, and the log carries no copy of the post.
+  const post = await orNotFound(() => ctx.collab.resolvePost(postId, input), noPost(postId));
   await showPostChange(ctx, origin, post, { done: 'Resolved', by: name }, data.card);
 };

@@ -37,10 +37,10 @@ export async function sendDm(data: JobData<'sendDm'>, ctx: ProcessorContext): Pr
     // No list-threads endpoint exists to tell whether an ambiguous create landed: a re-run after
     // a dropped answer may make a second thread (harmless: the message is sent only once).
     const thread: Thread = await ctx.once('thread', () =>
-      ctx.collab.createThread(
-        { member_ids: memberIds, title: `${members.map(memberName).join(', ')} (from Slack)` },
-        { signal: ctx.signal },
-      ),
+      ctx.collab.createThread({
+        member_ids: memberIds,
+        title: `${members.map(memberName).join(', ')} (from Slack)`,
+      }),
     );
     threadId = thread.id;
     await ctx.store.threads.remember(ctx.teamId, threadId, threadOrigin(origin, memberIds));
@@ -73,7 +73,6 @@ async function sendMessage(
   text: string,
   parentId?: string,
 ): Promise<Message> {
-  const opts = { signal: ctx.signal };
   // Kept with the message's started mark (the same write): the recover looks from here.
   const since = await ctx.once('message:since', async () => Date.now(), undefined, { repeatable: true });
   return ctx.once(
@@ -81,11 +80,10 @@ async function sendMessage(
     () =>
       orNotFound(
         () =>
-          ctx.collab.createMessage(
-            threadId,
-            { content_markdown: text, ...(parentId ? { parent_id: parentId } : {}) },
-            opts,
-          ),
+          ctx.collab.createMessage(threadId, {
+            content_markdown: text,
+            ...(parentId ? { parent_id: parentId } : {}),
+          }),
         noThread(threadId),
       ),
     // Walked back to before the first attempt, however many messages came since (landed.ts).
@@ -93,11 +91,7 @@ async function sendMessage(
       orNotFound(
         () =>
           findSince(
-            ctx.collab.allMessages(
-              threadId,
-              { sort: 'created_at', direction: 'desc', limit: PAGE_SIZE_MAX },
-              opts,
-            ),
+            ctx.collab.allMessages(threadId, { sort: 'created_at', direction: 'desc', limit: PAGE_SIZE_MAX }),
             since,
             (m) =>
               m.author?.type === 'app' && createdSince(m.created_at, since) && contentEquals(m.content, text),

@@ -21,7 +21,7 @@ export function postIdFromPattern(pattern: RegExp | undefined, url: string): str
 
 async function readPost(ctx: ProcessorContext, postId: string): Promise<Post | undefined> {
   try {
-    return await ctx.collab.getPost(postId, ctx.signal ? { signal: ctx.signal } : {});
+    return await ctx.collab.getPost(postId);
   } catch (error) {
     ctx.logger.info(
       { err: error instanceof Error ? error.message : String(error), postId },

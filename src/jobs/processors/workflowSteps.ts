@@ -36,7 +36,7 @@ function optionalText(inputs: Inputs, name: string): string | undefined {
 }
 
 const postOf = (ctx: ProcessorContext, postId: string) =>
-  orNotFound(() => ctx.collab.getPost(postId, { signal: ctx.signal }), noPost(postId));
+  orNotFound(() => ctx.collab.getPost(postId), noPost(postId));
 
 const resolvedOutputs = (post: Post): Outputs => ({
   ...(post.resolution?.resolved_at ? { resolved_at: post.resolution.resolved_at } : {}),
@@ -52,10 +52,11 @@ const STEPS: Record<
     const title = optionalText(inputs, 'title');
     const content = textInput(inputs, 'content', 'the post’s content');
     const post = await ctx.once('create', () =>
-      ctx.collab.createPost(
-        { channel_id: channel.id, content_markdown: content, ...(title ? { title } : {}) },
-        { signal: ctx.signal },
-      ),
+      ctx.collab.createPost({
+        channel_id: channel.id,
+        content_markdown: content,
+        ...(title ? { title } : {}),
+      }),
     );
     await ctx.store.urls.remember(ctx.teamId, post.url, post.id);
     return { outputs: { post_id: post.id, ...(post.url ? { url: post.url } : {}) } };
@@ -66,10 +67,7 @@ const STEPS: Record<
     const message = optionalText(inputs, 'message');
     const post = await ctx.once('resolve', () =>
       orNotFound(
-        () =>
-          ctx.collab.resolvePost(postId, message ? { content_markdown: message } : {}, {
-            signal: ctx.signal,
-          }),
+        () => ctx.collab.resolvePost(postId, message ? { content_markdown: message } : {}),
         noPost(postId),
       ),
     );
@@ -83,11 +81,10 @@ const STEPS: Record<
     const comment = await ctx.once('comment', () =>
       orNotFound(
         () =>
-          ctx.collab.createComment(
-            postId,
-            { content_markdown: text, ...(parent ? { parent_id: parent } : {}) },
-            { signal: ctx.signal },
-          ),
+          ctx.collab.createComment(postId, {
+            content_markdown: text,
+            ...(parent ? { parent_id: parent } : {}),
+          }),
         noPost(postId),
       ),
     );
@@ -103,14 +100,12 @@ const STEPS: Record<
     const members = await recipientsOf(ctx, users);
     const ids = [...new Set(members.map((m) => m.id))];
     const thread = await ctx.once('thread', () =>
-      ctx.collab.createThread(
-        { member_ids: ids, title: `${members.map(memberName).join(', ')} (from a Slack workflow)` },
-        { signal: ctx.signal },
-      ),
+      ctx.collab.createThread({
+        member_ids: ids,
+        title: `${members.map(memberName).join(', ')} (from a Slack workflow)`,
+      }),
     );
-    await ctx.once('message', () =>
-      ctx.collab.createMessage(thread.id, { content_markdown: text }, { signal: ctx.signal }),
-    );
+    await ctx.once('message', () => ctx.collab.createMessage(thread.id, { content_markdown: text }));
     return { outputs: { thread_id: thread.id } };
   },
 
