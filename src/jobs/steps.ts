@@ -67,7 +67,17 @@ export interface StepLog {
   settleRuns?: number;
   /** the person was told the operation failed: no later run may do anything or tell anything */
   failedTold?: true;
+  /** a send outside the log ({@link SENT_OUTSIDE_LOG}) lost its answer: it may have gone through */
+  sentInDoubt?: true;
 }
+
+/**
+ * Operations whose one effect is sent with no step of the log, because sending it again changes
+ * nothing: resolving a post (the service overwrites the resolution with the same) and reopening
+ * one. Nothing marks their send, so a run that stopped, or whose answer was lost, may have sent
+ * it: such a failure is told as "may have gone through", never as "could not".
+ */
+export const SENT_OUTSIDE_LOG: ReadonlySet<string> = new Set(['resolvePost', 'unresolvePost']);
 
 /** The step that tells the person the outcome (jobs/delivery.ts). */
 export const TELL_STEP = 'tell';

@@ -35,6 +35,7 @@ import {
   finalTold,
   isLockLost,
   readLog,
+  SENT_OUTSIDE_LOG,
   type StepLog,
   type StepLogOfRun,
   stepLogOf,
@@ -276,12 +277,23 @@ async function onFailure(scope: WorkerScope, run: FailedRun, error: unknown): Pr
     throw new DelayedError();
   }
   const log = readLog(job);
+  // A send outside the log whose answer was lost: kept, so that no later refusal is told as
+  // "could not" (the first send may have landed). Only this rare path pays the write.
+  if (
+    SENT_OUTSIDE_LOG.has(job.name) &&
+    isCollabError(error) &&
+    error.kind === 'ambiguous' &&
+    !log.sentInDoubt
+  ) {
+    log.sentInDoubt = true;
+    await steps.write(log);
+  }
   if (isCollabError(error) && error.kind === 'rateLimited') await waitOutRateLimit(scope, run, log, error);
 
   // Anything else (a Redis hiccup, a bug) is retried like a retryable error: effects are in the step log.
   const refused = isUserError(error) || (isCollabError(error) && error.kind === 'permanent');
   const final = refused || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
-  const inDoubt = stepsInDoubt(log).length > 0;
+  const inDoubt = stepsInDoubt(log).length > 0 || log.sentInDoubt === true;
   if (final && !refused && inDoubt) await settleDoubt(scope, run, log);
   if (final) await tellFailed(scope, run, log, error, { refused, inDoubt });
 
@@ -365,9 +377,9 @@ async function tellFailed(
     // to have gone through; one whose send was ever in doubt, to maybe have.
     const landed = stepsLanded(log).length > 0;
     // A refusal of the last send leaves the doubt of an earlier ambiguous one standing.
-    const doubted = Object.entries(log.steps).some(
-      ([name, step]) => name !== TELL_STEP && step.doubted && !step.done,
-    );
+    const doubted =
+      log.sentInDoubt === true ||
+      Object.entries(log.steps).some(([name, step]) => name !== TELL_STEP && step.doubted && !step.done);
     const words = landed
       ? `I did ${what}, but could not finish what comes after it: ${afterwards(error)} It went through: no need to try again.`
       : inDoubt && (!refused || doubted)
@@ -405,7 +417,11 @@ function tellStalled(scope: WorkerScope, job: Job): void {
   }
   void rememberOutcome(scope, origin, job.name, 'failed', 'the worker stopped while running it');
   // Steps that ended or may have taken effect: part of it may be done, so no plain "try again".
-  const partly = stepsInDoubt(log).length > 0 || Object.values(log.steps).some((step) => step.done);
+  // An operation sent outside the log leaves no mark of its send: a run that stalled may have sent it.
+  const partly =
+    SENT_OUTSIDE_LOG.has(job.name) ||
+    stepsInDoubt(log).length > 0 ||
+    Object.values(log.steps).some((step) => step.done);
   const text = partly
     ? `:warning: Could not finish: the worker stopped while running it, and it may have gone through (${describeOperation(job.name)}). Check before trying again.`
     : `:warning: Could not ${describeOperation(job.name)}: the worker stopped while running it. Try again.`;

@@ -1,0 +1,62 @@
+/**
+ * Resolving and reopening a post are sent with no step of the log (sending them again changes
+ * nothing), so nothing marks their send. Found by the fault suite (seed 917362136): a resolve
+ * whose job stalled more often than allowed was told "Could not resolve the post … Try again"
+ * although one of its runs had resolved it. A run that stopped, or whose answer was lost, may
+ * have sent it: the person hears "may have gone through", never "could not".
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type Harness, startHarness } from '../support/harness.ts';
+import { originOf, responseTexts, run } from './helpers.ts';
+
+const RESOLUTION = 'POST /v2/posts/{post_id}/resolution';
+
+describe('an operation sent outside the step log', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness();
+  });
+  afterEach(() => h.emulator.faults.clear());
+  afterAll(() => h.close());
+
+  const openPost = (text: string) => {
+    const org = h.emulator.org();
+    const someone = org.authorOf([...org.members.values()].find((m) => !m.is_deactivated)!);
+    const support = [...org.channels.values()].find((c) => c.name === 'support')!;
+    return { org, post: org.createPost(someone, { content_markdown: text, channel_id: support.id }) };
+  };
+
+  it('that stalled out is told it may have gone through, not "try again"', async () => {
+    const { post } = openPost('a post to resolve');
+    const origin = originOf(h);
+    const { state, job } = await run(h, 'resolvePost', { origin, post: { id: post.id } });
+    expect(state).toBe('completed');
+    // As a job whose runs were all killed would be failed by BullMQ's stalled check: its log
+    // holds no step (nothing marks the resolve's send), its outcome never told.
+    (job.progress as { steps: Record<string, unknown> }).steps = {};
+    const before = responseTexts(h, origin).length;
+    const path = `/response/${origin.responseId}`;
+    const told = h.slack.waitFor((c) => c.path === path && responseTexts(h, origin).length > before);
+    h.worker!.emit('failed', job, new Error('job stalled more than allowable limit'), 'active');
+
+    const call = await told;
+    expect(String(call.args.text)).toContain('may have gone through');
+    expect(String(call.args.text)).not.toContain('Try again');
+  });
+
+  it('whose answer was lost, then refused on every retry, is told it may have gone through', async () => {
+    const { org, post } = openPost('a post resolved once, its answer lost');
+    // The first resolve is applied and its connection dropped; every later send is refused.
+    h.emulator.faults.add({ route: RESOLUTION, times: 1, drop: 'afterApply' });
+    h.emulator.faults.add({ route: RESOLUTION, times: Infinity, status: 503 });
+    const origin = originOf(h);
+    const { state } = await run(h, 'resolvePost', { origin, post: { id: post.id } });
+
+    expect(state).toBe('failed');
+    expect(org.posts.get(post.id)?.resolution).toBeTruthy();
+    const finals = responseTexts(h, origin).filter((t) => t.startsWith(':warning:'));
+    expect(finals).toHaveLength(1);
+    expect(finals[0]).toContain('may have gone through');
+    expect(finals[0]).not.toContain('Could not resolve the post: the service');
+  }, 30_000);
+});
