@@ -288,6 +288,9 @@ export async function startBot(
       // At once: a closed BullMQ worker whose loop was waiting for a job may still move one to
       // active while its connection is open, and leave it until its lock runs out.
       workerConnection?.disconnect();
+      // The outcomes the workers recorded last may still wait for their batch: written before
+      // Redis is closed (a failed write was logged by the worker that recorded it).
+      await store.recent.flush().catch(() => {});
       await queue.close().catch(() => {});
       await workspaces.close().catch(() => {});
       disconnect();
