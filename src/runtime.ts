@@ -62,18 +62,16 @@ export async function startBot(
   logger: Logger,
   options: StartOptions = {},
 ): Promise<RunningBot> {
-  // Connections and what knows which Lua scripts: ioredis copies every script a connection knows
-  // onto each pipeline it makes (an auto-pipelined batch is one), and BullMQ defines ~50 on the
-  // connections it is given. So BullMQ's queue and worker each have theirs, and the store (with
-  // the budget and the poll schedule) and the step log have their own, which know only the
-  // bot's few. Where a worker runs, the store's and the step log's commands issued in one tick
-  // leave in one write (a web-only process keeps each ack's commands unbatched). BullMQ's worker
-  // connection stays auto-pipelined: without it the cluster failover test doubled a post in 3 of
-  // 6 runs (test/cluster/failover.test.ts), for a cause not yet found.
-  const producer: Redis = connectRedis(config.redis, 'producer', { autoPipelining: false });
-  const storeRedis: Redis = connectRedis(config.redis, 'producer', {
-    autoPipelining: config.role !== 'web',
-  });
+  // Connections and what knows which Lua scripts: BullMQ defines ~50 on the connections it is
+  // given, and ioredis copies every script a connection knows onto each pipeline it makes. So
+  // BullMQ's queue and worker each have theirs, and the store (with the budget and the poll
+  // schedule) and the step log have their own, which know only the bot's few. No connection is
+  // auto-pipelined: measured beside BullMQ's floor (bench:worker), the worker spends less CPU
+  // per operation without it (each batch copied those scripts and waited for the next tick), and
+  // acks are no slower; the cluster failover test passes without it (test/cluster/failover.test.ts,
+  // with WORKER_MAX_REDIRECTIONS).
+  const producer: Redis = connectRedis(config.redis, 'producer');
+  const storeRedis: Redis = connectRedis(config.redis, 'producer');
   const workerConnection: Redis | undefined =
     config.role === 'web' ? undefined : connectRedis(config.redis, 'worker');
   const stepsConnection: Redis | undefined =
@@ -290,6 +288,9 @@ export async function startBot(
       // At once: a closed BullMQ worker whose loop was waiting for a job may still move one to
       // active while its connection is open, and leave it until its lock runs out.
       workerConnection?.disconnect();
+      // The outcomes the workers recorded last may still wait for their batch: written before
+      // Redis is closed (a failed write was logged by the worker that recorded it).
+      await store.recent.flush().catch(() => {});
       await queue.close().catch(() => {});
       await workspaces.close().catch(() => {});
       disconnect();

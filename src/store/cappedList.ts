@@ -4,7 +4,7 @@
  */
 import type { Result } from 'ioredis';
 import type { z } from 'zod';
-import type { Redis } from './redis.ts';
+import { isCluster, keySlot, type Redis } from './redis.ts';
 
 /** Pushes an entry, trims the list to its cap and sets its lifetime: one command (by its SHA). */
 const PUSH_SCRIPT = `
@@ -13,15 +13,44 @@ redis.call('LTRIM', KEYS[1], 0, tonumber(ARGV[2]) - 1)
 if ARGV[3] ~= '' then redis.call('EXPIRE', KEYS[1], ARGV[3]) end
 return 1`;
 
+/**
+ * Pushes many entries, each onto its own key (KEYS[i] gets ARGV[i + 2]; a key may repeat, its
+ * entries pushed in order), then trims and sets the lifetime of each list once: ARGV[1] the cap,
+ * ARGV[2] the lifetime in seconds ('' for none).
+ */
+const PUSH_MANY_SCRIPT = `
+local cap = tonumber(ARGV[1])
+local ttl = ARGV[2]
+local lists = {}
+local seen = {}
+for i, key in ipairs(KEYS) do
+  redis.call('LPUSH', key, ARGV[i + 2])
+  if not seen[key] then
+    seen[key] = true
+    lists[#lists + 1] = key
+  end
+end
+for _, key in ipairs(lists) do
+  redis.call('LTRIM', key, 0, cap - 1)
+  if ttl ~= '' then redis.call('EXPIRE', key, ttl) end
+end
+return #KEYS`;
+
 declare module 'ioredis' {
   interface RedisCommander<Context> {
     cappedListPush(key: string, entry: string, cap: number, ttlSeconds: string): Result<number, Context>;
+    /** `numKeys` keys, then the cap, the lifetime and one entry per key */
+    cappedListPushMany(numKeys: number, ...keysThenArgs: Array<string | number>): Result<number, Context>;
   }
 }
 
-function withPush(redis: Redis): Redis {
+function withScripts(redis: Redis): Redis {
   if (typeof (redis as Partial<Redis>).cappedListPush !== 'function') {
     redis.defineCommand('cappedListPush', { numberOfKeys: 1, lua: PUSH_SCRIPT });
+  }
+  if (typeof (redis as Partial<Redis>).cappedListPushMany !== 'function') {
+    // No fixed number of keys: the call gives it first.
+    redis.defineCommand('cappedListPushMany', { lua: PUSH_MANY_SCRIPT });
   }
   return redis;
 }
@@ -31,12 +60,33 @@ export function cappedList<S extends z.ZodType>(
   schema: S,
   options: { cap: number; ttlSeconds?: number },
 ) {
-  const scripted = withPush(redis);
+  const scripted = withScripts(redis);
   const ttl = options.ttlSeconds === undefined ? '' : String(options.ttlSeconds);
+  const pushAll = async (entries: ReadonlyArray<{ key: string; entry: z.infer<S> }>): Promise<void> => {
+    const keys = entries.map((e) => e.key);
+    const lines = entries.map((e) => JSON.stringify(e.entry));
+    await scripted.cappedListPushMany(keys.length, ...keys, options.cap, ttl, ...lines);
+  };
   return {
     async push(key: string, entry: z.infer<S>): Promise<void> {
       // One command where three were (a busy worker pushes one for every operation it ends).
       await scripted.cappedListPush(key, JSON.stringify(entry), options.cap, ttl);
+    },
+    /**
+     * Pushes each entry onto its key, in order: one command on one Redis; on a cluster, where a
+     * script's keys must share a slot, one per slot.
+     */
+    async pushMany(entries: ReadonlyArray<{ key: string; entry: z.infer<S> }>): Promise<void> {
+      if (entries.length === 0) return;
+      if (!isCluster(redis)) return pushAll(entries);
+      const bySlot = new Map<number, Array<{ key: string; entry: z.infer<S> }>>();
+      for (const item of entries) {
+        const slot = keySlot(item.key);
+        const group = bySlot.get(slot);
+        if (group) group.push(item);
+        else bySlot.set(slot, [item]);
+      }
+      await Promise.all([...bySlot.values()].map(pushAll));
     },
     async newest(key: string, count: number): Promise<Array<z.infer<S>>> {
       const raw = await redis.lrange(key, 0, Math.max(0, count - 1));

@@ -50,36 +50,16 @@ export function redisOptions(role: ConnectionRole): RedisOptions {
     : {
         ...common,
         maxRetriesPerRequest: null,
-        // The worker's commands issued in one tick leave in one write: a busy worker otherwise
-        // spends a fifth of its CPU on a socket write per command (bench:worker, --cpu-prof).
-        // Not for producers: batching waits for the next turn of the event loop, and acks
-        // should not.
-        enableAutoPipelining: true,
       };
 }
 
-/** `autoPipelining`: commands issued in one tick leave in one write (see runtime.ts). */
-export interface ConnectOptions {
-  autoPipelining?: boolean;
-}
-
-export function connectRedis(url: string, role: ConnectionRole, options?: ConnectOptions): SingleRedis;
-export function connectRedis(
-  target: string | RedisTarget,
-  role: ConnectionRole,
-  options?: ConnectOptions,
-): Redis;
-export function connectRedis(
-  target: string | RedisTarget,
-  role: ConnectionRole,
-  options: ConnectOptions = {},
-): Redis {
+export function connectRedis(url: string, role: ConnectionRole): SingleRedis;
+export function connectRedis(target: string | RedisTarget, role: ConnectionRole): Redis;
+export function connectRedis(target: string | RedisTarget, role: ConnectionRole): Redis {
   const { url, cluster } = typeof target === 'string' ? { url: target, cluster: undefined } : target;
-  const pipelining =
-    options.autoPipelining === undefined ? {} : { enableAutoPipelining: options.autoPipelining };
   const redis: Redis = cluster
-    ? new Cluster(cluster.nodes, { ...clusterOptions(url, cluster, role), ...pipelining })
-    : new SingleRedis(url, { ...redisOptions(role), ...pipelining });
+    ? new Cluster(cluster.nodes, clusterOptions(url, cluster, role))
+    : new SingleRedis(url, redisOptions(role));
   // Errors are reported by the commands that fail; a listener keeps ioredis from logging them loudly.
   redis.on('error', () => {});
   if (cluster) redis.on('node error', () => {});
@@ -97,20 +77,18 @@ export function connectRedis(
  * default, and the vote). With ioredis's 16 (~1.6 s), a job's completion sent while the slot was
  * moving failed with "Too many Cluster redirections", which BullMQ takes for the job failing, not
  * for Redis being away: the finished job ran again and told its outcome a second time
- * (test/cluster/failover.test.ts, with BullMQ's connection not auto-pipelined: 2 of 8 runs, and
- * 0 of 8 with this). A producer still fails fast: the person is told to try again.
+ * (test/cluster/failover.test.ts, no connection auto-pipelined: 2 of 8 runs, and 0 of 8 with
+ * this). A producer still fails fast: the person is told to try again.
  */
 export const WORKER_MAX_REDIRECTIONS = 300;
 
 export function clusterOptions(url: string, cluster: ClusterTarget, role: ConnectionRole): ClusterOptions {
-  const { retryStrategy, enableOfflineQueue, enableAutoPipelining, lazyConnect, ...node } =
-    redisOptions(role);
+  const { retryStrategy, enableOfflineQueue, lazyConnect, ...node } = redisOptions(role);
   const parsed = new URL(url);
   const tls = parsed.protocol === 'rediss:';
   return {
     lazyConnect: lazyConnect ?? false,
     ...(enableOfflineQueue === false ? { enableOfflineQueue: false } : {}),
-    ...(enableAutoPipelining ? { enableAutoPipelining: true } : {}),
     clusterRetryStrategy: (times) => retryStrategy?.(times) ?? 2000,
     retryDelayOnFailover: 100,
     ...(role === 'worker' ? { maxRedirections: WORKER_MAX_REDIRECTIONS } : {}),

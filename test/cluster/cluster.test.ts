@@ -1,6 +1,6 @@
 /**
- * What only a cluster can show: a workspace's keys share one slot, the queue's shards spread over
- * the masters, and everything that looks at "the queue" (readiness, metrics, the jobs CLI,
+ * What only a cluster can show: a workspace's keys share one slot (and a batch of writes to
+ * several workspaces is split by slot), the queue's shards spread over the masters, and everything that looks at "the queue" (readiness, metrics, the jobs CLI,
  * schedules) sees every shard; the persistence check reads every master.
  */
 import { randomBytes } from 'node:crypto';
@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runJobsCli } from '../../src/cli/jobs.ts';
 import { shardNames, shardOf } from '../../src/operations/shards.ts';
 import { readDurability } from '../../src/store/durability.ts';
+import { keys } from '../../src/store/keys.ts';
 import { type Cluster, isCluster, keySlot, masters } from '../../src/store/redis.ts';
 import { type Harness, SLACK_CHANNEL, startHarness, TEAM } from '../support/harness.ts';
 import { REDIS_ENV } from '../support/redisTarget.ts';
@@ -57,6 +58,25 @@ describe('on a Redis Cluster', () => {
     const perMaster = new Map<string, number>();
     for (const owner of owners) perMaster.set(owner!, (perMaster.get(owner!) ?? 0) + 1);
     expect([...perMaster.values()]).toEqual([2, 2, 2]);
+  });
+
+  it('writes the recent operations of workspaces in different slots in one batch, one call per slot', async () => {
+    const teams = TEAMS.slice(0, 4);
+    const slots = teams.map((team) => keySlot(keys(h.bot.store.space, team).recent('U_ADA')));
+    expect(new Set(slots).size).toBe(teams.length);
+    await Promise.all(
+      teams.map((team, i) =>
+        h.bot.store.recent.record(team, 'U_ADA', {
+          operation: `op-${i}`,
+          outcome: 'completed',
+          at: new Date(0).toISOString(),
+        }),
+      ),
+    );
+    const listed = await Promise.all(teams.map((team) => h.bot.store.recent.list(team, 'U_ADA')));
+    expect(listed.map((entries) => entries.map((e) => e.operation))).toEqual(
+      teams.map((_, i) => [`op-${i}`]),
+    );
   });
 
   it('readiness, metrics and the jobs CLI count the jobs of every shard', async () => {

@@ -56,10 +56,26 @@ function track(child: ChildProcess): void {
   child.once('exit', () => live.delete(child));
 }
 
+/**
+ * A node on ports found free a moment before: the six nodes look for theirs at once, and a port
+ * just released can be handed out again (to a sibling, or to another test's server) before its
+ * node binds it. A node that finds its port taken starts again on others.
+ */
 async function startNode(nodeTimeoutMs: number): Promise<{ node: ClusterNodeProcess; dir: string }> {
+  for (let attempt = 1; ; attempt++) {
+    const dir = mkdtempSync(join(tmpdir(), 'collab-cluster-'));
+    try {
+      return { node: await startNodeIn(dir, nodeTimeoutMs), dir };
+    } catch (error) {
+      rmSync(dir, { recursive: true, force: true });
+      if (attempt >= 5 || !/Address already in use/.test(String(error))) throw error;
+    }
+  }
+}
+
+async function startNodeIn(dir: string, nodeTimeoutMs: number): Promise<ClusterNodeProcess> {
   const port = await freePort();
   const busPort = await freePort();
-  const dir = mkdtempSync(join(tmpdir(), 'collab-cluster-'));
   const child = spawn(
     'redis-server',
     [
@@ -136,7 +152,7 @@ async function startNode(nodeTimeoutMs: number): Promise<{ node: ClusterNodeProc
         child.kill('SIGKILL');
       }),
   };
-  return { node, dir };
+  return node;
 }
 
 function run(command: string, args: string[]): Promise<string> {
