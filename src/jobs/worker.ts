@@ -17,6 +17,7 @@ import { DelayedError, type Job, type Telemetry, UnrecoverableError, Worker } fr
 import type { BudgetLane } from '../collab/budget.ts';
 import { type CollabError, isCollabError } from '../collab/errors.ts';
 import { type Logger, lazyChild } from '../logger.ts';
+import { FAILED_CLAIM_TTL } from '../operations/queue.ts';
 import { isOperation, type JobData, type Origin } from '../operations/schemas.ts';
 import { QUEUE_NAME } from '../operations/shards.ts';
 import { describeOperation } from '../render/operationWords.ts';
@@ -139,8 +140,10 @@ export function createWorker(deps: WorkerDeps): Worker {
     },
   );
   worker.on('failed', (job, error) => {
+    if (!job) return;
     // A job that stalled too often never reached onFailure: tell the person here.
-    if (job && /stalled/i.test(error.message) && isOperation(job.name)) tellStalled(scope, job);
+    if (/stalled/i.test(error.message) && isOperation(job.name)) tellStalled(scope, job);
+    holdFailedClaim(scope, deps.connection, worker, job);
   });
   // Each finished operation of a person is remembered for their App Home (failures in onFailure).
   worker.on('completed', (job) => {
@@ -429,6 +432,22 @@ function tellStalled(scope: WorkerScope, job: Job): void {
     if (!ws) return;
     void createOutcomes(ws.slack, scope.logger, scope.now).deliver(origin, { text });
   });
+}
+
+/**
+ * A failed job's record is kept a week (operations/queue.ts): its idempotency key is held a day
+ * longer, so a duplicate is never taken for a new operation while the record that would say
+ * otherwise is still there. Only keys with a lifetime are claims (a poller's key lives while its
+ * job does, and is left alone); a failed attempt that will be retried is held as long, harmlessly.
+ */
+function holdFailedClaim(scope: WorkerScope, redis: Redis, worker: Worker, job: Job): void {
+  const id = job.deduplicationId;
+  if (!id || job.opts.deduplication?.ttl === undefined) return;
+  redis
+    .pexpire(`${worker.keys.de}:${id}`, FAILED_CLAIM_TTL)
+    .catch((error: unknown) =>
+      scope.logger.warn({ err: error, jobId: job.id }, 'could not hold the key of a failed job'),
+    );
 }
 
 /** Each finished operation of a person is remembered for their App Home. */

@@ -11,8 +11,9 @@
  *   completed job's record (an hour) — and outlives the record: with a ttl, BullMQ deletes the
  *   key neither when the job finishes nor when `removeOnComplete` / `removeOnFail` trims it;
  *   only an explicit `job.remove()` (an operator, a forgotten workspace) or `queue.clean` does.
- *   So a duplicate is dropped even after the job is gone. (A failed job's record is kept a
- *   week for operators; the same key a day later is a new operation.)
+ *   So a duplicate is dropped even after the job is gone. A failed job's record is kept a week
+ *   for operators: when a job fails, the worker holds its key a day longer than that
+ *   (`FAILED_CLAIM_TTL`, jobs/worker.ts), so no key ever ends before its job's record.
  * - Each attempt brings a job id of its own, so the script's answer says who won: its own id →
  *   queued; another → a duplicate of that job. A lost answer that ioredis resends finds the key
  *   holding its own id (queued, once); one that timed out client-side told the person "try
@@ -31,6 +32,10 @@ export { QUEUE_NAME };
 
 /** How long an idempotency key is held (ms): a day outlives Slack's retries, the retry schedule and a completed job's record. */
 export const CLAIM_TTL = 24 * 60 * 60 * 1000;
+/** How long a failed job's record is kept for operators (s). */
+export const FAILED_RECORD_AGE_S = 7 * 24 * 3600;
+/** How long the key of a job that failed is held (ms): a day longer than its record. */
+export const FAILED_CLAIM_TTL = FAILED_RECORD_AGE_S * 1000 + CLAIM_TTL;
 
 export interface QueueSettings extends KeySpace {
   prefix: string;
@@ -97,7 +102,7 @@ export function createOperationsQueue(connection: Redis, settings: QueueSettings
         attempts: settings.attempts,
         backoff: { type: 'exponential', delay: settings.backoffMs, jitter: 0.5 },
         removeOnComplete: { age: 3600, count: 1000 },
-        removeOnFail: { age: 7 * 24 * 3600, count: 5000 },
+        removeOnFail: { age: FAILED_RECORD_AGE_S, count: 5000 },
       },
     });
     queue.on('error', () => {});
