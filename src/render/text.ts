@@ -78,9 +78,12 @@ export function mrkdwnUrl(raw: string | null | undefined): string | undefined {
   return url === undefined ? undefined : escapeMrkdwn(url);
 }
 
-/** A link label: one line, without `|` and `>` (which would end the link), escaped. */
+/**
+ * A link label: one line, escaped. `|` would split the link, so it goes; `>` and `<` stay, as
+ * `&gt;` and `&lt;` (escaped, neither ends the link).
+ */
 export function linkLabel(label: string): string {
-  return escapeMrkdwn(label.replace(/[|>]/g, '').replace(/\s+/g, ' ').trim());
+  return escapeMrkdwn(label.replace(/\|/g, ' ').replace(/\s+/g, ' ').trim());
 }
 
 /**

@@ -46,9 +46,9 @@ describe('contentToMrkdwn: safety', () => {
     );
   });
 
-  it('strips | and > from link labels so they cannot end the link early', () => {
+  it('keeps a link label whole: | becomes a space, < and > stay escaped, so nothing ends the link early or mentions anyone', () => {
     expect(contentToMrkdwn('<a href="https://x.test">a|b>c &lt;!here&gt;</a>')).toBe(
-      '<https://x.test|abc &lt;!here>',
+      '<https://x.test|a b&gt;c &lt;!here&gt;>',
     );
   });
 

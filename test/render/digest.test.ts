@@ -42,8 +42,8 @@ describe('digestMessage', () => {
     // content read "<b>" as HTML and dropped it.
     const words: DigestItem = { ...item(1, ''), title: null, content: 'Wrap it in <b> tags, 2 * 3 * 4' };
     const message = digestMessage({ ...summary([0, 0, 0, 0]), newPosts: { count: 1, items: [words] } }, {});
-    // (A link label never holds `>`: linkLabel drops it, as for every title.)
-    expect(text(message.blocks)).toContain('|Wrap it in &lt;b tags, 2 * 3 * 4>');
+    // Escaped in the link's label, `<b>` ends nothing: both brackets stay.
+    expect(text(message.blocks)).toContain('|Wrap it in &lt;b&gt; tags, 2 * 3 * 4>');
   });
 
   it('groups with counts, links and "…and N more"', () => {
