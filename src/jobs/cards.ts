@@ -5,9 +5,11 @@
 import { isResolved, type Post } from '../collab/schemas.ts';
 import type { CardRef, Origin } from '../operations/schemas.ts';
 import { postCard } from '../render/postCard.ts';
+import type { SlackMessageRef } from '../store/cards.ts';
 import type { PostState } from '../store/feeds.ts';
 import type { ProcessorContext } from './context.ts';
 import { slackErrorCode } from './delivery.ts';
+import { updateUnfurls } from './unfurls.ts';
 
 /** Where a card went: a Slack message (updatable later), or only to the person (ephemeral). */
 export type CardPlacement = { slackChannel: string; ts: string } | { ephemeral: true; error: string };
@@ -140,9 +142,9 @@ export function shownState(post: Post): PostState {
 
 /**
  * Updates every remembered card of `post` in place (with `note` under it), and `extra` (the
- * card the person acted on) when it is not among them. Cards whose message is gone are
- * forgotten; other Slack failures are logged: the operation itself succeeded. Answers how many
- * cards were updated.
+ * card the person acted on) when it is not among them; then the unfurls of links to it
+ * (unfurls.ts). Cards whose message is gone are forgotten; other Slack failures are logged: the
+ * operation itself succeeded. Answers how many cards were updated.
  */
 export async function updateCards(
   ctx: ProcessorContext,
@@ -151,11 +153,23 @@ export async function updateCards(
   extra?: CardRef,
 ): Promise<number> {
   // One round trip: what the cards will show (the url, and the state a feed compares with —
-  // written whatever Slack answers below) and the cards to update.
-  const [cards] = await Promise.all([
-    ctx.store.cards.cardsShowing(ctx.teamId, post.id, shownState(post)),
+  // written whatever Slack answers below), the cards and the unfurls to update.
+  const [{ cards, unfurls }] = await Promise.all([
+    ctx.store.cards.showing(ctx.teamId, post.id, shownState(post)),
     ctx.store.urls.remember(ctx.teamId, post.url, post.id),
   ]);
+  const updated = await updateCardMessages(ctx, post, cards, note, extra);
+  await updateUnfurls(ctx, post, unfurls);
+  return updated;
+}
+
+async function updateCardMessages(
+  ctx: ProcessorContext,
+  post: Post,
+  cards: SlackMessageRef[],
+  note: string | undefined,
+  extra: CardRef | undefined,
+): Promise<number> {
   const targets = [...cards];
   const isExtra =
     extra !== undefined && !cards.some((c) => c.slackChannel === extra.slackChannel && c.ts === extra.ts);

@@ -1,8 +1,8 @@
 /**
  * The unfurl of a link to a post: the post card (title, channel, author, state, comment count,
  * excerpt with "Read more") without the Resolve / Comment buttons — an unfurl sits on someone
- * else's message, which the bot cannot update in place when the post changes — and with a hint
- * of the commands that act on it.
+ * else's message, not on a card of the bot's — and with a hint of the commands that act on it.
+ * The bot updates it in place when it changes the post (jobs/unfurls.ts).
  */
 import type { KnownBlock } from '@slack/types';
 import type { Post } from '../collab/schemas.ts';

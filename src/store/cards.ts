@@ -1,7 +1,7 @@
 /**
  * What the bot remembers about Slack messages and posts, so shortcuts and buttons can find them:
- * which Slack message shows which post, which cards show a post (to update them in place),
- * and which Slack reply became which comment.
+ * which Slack message shows which post, which cards and unfurls show a post (to update them in
+ * place), and which Slack reply became which comment.
  */
 import type { Result } from 'ioredis';
 import type { PostState } from './feeds.ts';
@@ -16,33 +16,59 @@ export interface SlackMessageRef {
   ts: string;
 }
 
+/** A Slack message on which the bot unfurled `url`, a link to a post. */
+export interface UnfurlRef extends SlackMessageRef {
+  url: string;
+}
+
+/** Where a post is shown in Slack: the bot's cards, and the unfurls of links to it. */
+export interface PostShown {
+  cards: SlackMessageRef[];
+  unfurls: UnfurlRef[];
+}
+
 export interface BridgedReply {
   postId: string;
   commentId: string;
 }
 
-/** Sets the post's shown state (feeds.ts), answers its cards: one command where two were. */
+/** Sets the post's shown state (feeds.ts), answers its cards and unfurls: one command where three were. */
 const SHOWING_SCRIPT = `
 redis.call('SET', KEYS[2], ARGV[1], 'EX', ARGV[2])
-return redis.call('SMEMBERS', KEYS[1])`;
+return {redis.call('SMEMBERS', KEYS[1]), redis.call('SMEMBERS', KEYS[3])}`;
 
 declare module 'ioredis' {
   interface RedisCommander<Context> {
-    postCardsShowing(
+    postShowing(
       cards: string,
       state: string,
+      unfurls: string,
       json: string,
       ttlSeconds: number,
-    ): Result<string[], Context>;
+    ): Result<[string[], string[]], Context>;
   }
 }
 
 function withShowing(redis: Redis): Redis {
-  if (typeof (redis as Partial<Redis>).postCardsShowing !== 'function') {
-    redis.defineCommand('postCardsShowing', { numberOfKeys: 2, lua: SHOWING_SCRIPT });
+  if (typeof (redis as Partial<Redis>).postShowing !== 'function') {
+    redis.defineCommand('postShowing', { numberOfKeys: 3, lua: SHOWING_SCRIPT });
   }
   return redis;
 }
+
+/** `channel|ts|url` members of a post's unfurl set (the url may hold `|`), oldest message first. */
+function parseUnfurls(members: string[]): UnfurlRef[] {
+  return members
+    .map((m) => {
+      const [slackChannel, ts, ...rest] = m.split('|');
+      const url = rest.join('|');
+      return slackChannel && ts && url ? { slackChannel, ts, url } : undefined;
+    })
+    .filter((m): m is UnfurlRef => m !== undefined)
+    .sort((a, b) => a.ts.localeCompare(b.ts));
+}
+
+const unfurlMember = (ref: UnfurlRef) => `${ref.slackChannel}|${ref.ts}|${ref.url}`;
 
 /** `channel|ts` members of a post's card set, oldest card first. */
 function parseCards(members: string[]): SlackMessageRef[] {
@@ -76,19 +102,32 @@ export function cardStore(redis: Redis, space: KeySpace) {
       return parseCards(await redis.smembers(keys(space, teamId).postCards(postId)));
     },
     /**
-     * The cards of a post that is about to show `state`, which is remembered as what its cards
-     * show (the feed's yardstick, feeds.ts `postState`; it lives as long as cards do). Both keys
-     * are the team's: one slot on a cluster.
+     * The cards and unfurls of a post that is about to show `state`, which is remembered as what
+     * its cards show (the feed's yardstick, feeds.ts `postState`; it lives as long as cards do).
+     * All three keys are the team's: one slot on a cluster.
      */
-    async cardsShowing(teamId: string, postId: string, state: PostState): Promise<SlackMessageRef[]> {
+    async showing(teamId: string, postId: string, state: PostState): Promise<PostShown> {
       const k = keys(space, teamId);
-      const members = await scripted.postCardsShowing(
+      const [cards, unfurls] = await scripted.postShowing(
         k.postCards(postId),
         k.postState(postId),
+        k.postUnfurls(postId),
         JSON.stringify(state),
         TTL_SECONDS,
       );
-      return parseCards(members);
+      return { cards: parseCards(cards), unfurls: parseUnfurls(unfurls) };
+    },
+    /** Remembers that the bot unfurled a link to a post on a Slack message (to update it in place). */
+    async rememberUnfurl(teamId: string, postId: string, ref: UnfurlRef): Promise<void> {
+      const k = keys(space, teamId);
+      await redis
+        .multi()
+        .sadd(k.postUnfurls(postId), unfurlMember(ref))
+        .expire(k.postUnfurls(postId), TTL_SECONDS)
+        .exec();
+    },
+    async forgetUnfurl(teamId: string, postId: string, ref: UnfurlRef): Promise<void> {
+      await redis.srem(keys(space, teamId).postUnfurls(postId), unfurlMember(ref));
     },
     async forgetCard(teamId: string, postId: string, card: SlackMessageRef): Promise<void> {
       const k = keys(space, teamId);

@@ -28,6 +28,8 @@ export function keys(space: KeySpace, teamId: string) {
     messagePost: (slackChannel: string, ts: string) => `${t}:msgpost:${enc(slackChannel)}:${ts}`,
     /** the Slack messages (cards) that show a post */
     postCards: (postId: string) => `${t}:postcards:${postId}`,
+    /** the Slack messages whose link to a post the bot unfurled: `channel|ts|url` */
+    postUnfurls: (postId: string) => `${t}:postunfurls:${postId}`,
     /** the job whose comment on a post is being sent or is in doubt (see jobs/commentLease.ts) */
     commentLease: (postId: string) => `${t}:cmtlease:${enc(postId)}`,
     /** the comment a Slack reply became */

@@ -20,6 +20,16 @@ function seedPost(h: Harness, title: string) {
   return { id: post.id, url: `${h.emulator.url}/${ORG_SLUG}/posts/${post.id}` };
 }
 
+/** A link shared on a message, unfurled by its job (the listener's part is tested above). */
+function unfurl(h: Harness, ts: string, url: string) {
+  return run(h, 'unfurlLinks', {
+    teamId: TEAM,
+    slackChannel: SLACK_CHANNEL,
+    messageTs: ts,
+    links: [{ url, domain: new URL(url).host }],
+  });
+}
+
 describe('link unfurls', () => {
   let h: Harness;
   beforeAll(async () => {
@@ -57,6 +67,46 @@ describe('link unfurls', () => {
     expect(blockText((call.args.unfurls as Record<string, { blocks: unknown }>)[post.url]?.blocks)).toContain(
       'Matched by the pattern',
     );
+  });
+
+  it('updates the unfurl in place when the bot resolves the post, and again when it reopens it', async () => {
+    const post = seedPost(h, 'Unfurled while open');
+    await h.bot.store.urls.remember(TEAM, post.url, post.id);
+    const ts = nextTs();
+    expect((await unfurl(h, ts, post.url)).state).toBe('completed');
+    const shown = () =>
+      callsOf(h, 'chat.unfurl')
+        .filter((c) => c.args.channel === SLACK_CHANNEL && c.args.ts === ts)
+        .map((c) => blockText((c.args.unfurls as Record<string, { blocks: unknown }>)[post.url]?.blocks));
+    expect(shown()).toHaveLength(1);
+    expect(shown()[0]).toContain('Open');
+
+    expect((await run(h, 'resolvePost', { origin: originOf(h), post: { id: post.id } })).state).toBe(
+      'completed',
+    );
+    // The same message's unfurl, not a new one: Slack replaces the unfurl of a url it is given again.
+    expect(shown()).toHaveLength(2);
+    expect(shown()[1]).toContain('Resolved');
+    expect(shown()[1]).toContain('Unfurled while open');
+
+    expect((await run(h, 'unresolvePost', { origin: originOf(h), post: { id: post.id } })).state).toBe(
+      'completed',
+    );
+    expect(shown()).toHaveLength(3);
+    expect(shown()[2]).toContain('Open');
+  });
+
+  it('forgets an unfurl whose message is gone', async () => {
+    const post = seedPost(h, 'Unfurled, then deleted');
+    await h.bot.store.urls.remember(TEAM, post.url, post.id);
+    const ts = nextTs();
+    expect((await unfurl(h, ts, post.url)).state).toBe('completed');
+    const count = () => callsOf(h, 'chat.unfurl').filter((c) => c.args.ts === ts).length;
+    h.slack.failNext('chat.unfurl', 'message_not_found');
+    await run(h, 'resolvePost', { origin: originOf(h), post: { id: post.id } });
+    expect(count()).toBe(2);
+    await run(h, 'unresolvePost', { origin: originOf(h), post: { id: post.id } });
+    expect(count()).toBe(2);
   });
 
   it('stays silent for an unknown url and for a post it cannot read', async () => {

@@ -1,8 +1,9 @@
 /**
  * unfurlLinks: the links of a shared message that name a post — a url the bot has seen in the
  * service's answers (store.urls), or one matching the operator's COLLAB_POST_URL_PATTERN — are
- * unfurled with the post's card. A post the key cannot read is not unfurled. Nothing is ever said
- * in the channel about a failure: it is logged.
+ * unfurled with the post's card, and remembered with the post so that a change the bot makes to
+ * it updates the unfurl in place (jobs/unfurls.ts). A post the key cannot read is not unfurled.
+ * Nothing is ever said in the channel about a failure: it is logged.
  */
 import type { Post } from '../../collab/schemas.ts';
 import { postUnfurl } from '../../render/unfurl.ts';
@@ -34,6 +35,7 @@ async function readPost(ctx: ProcessorContext, postId: string): Promise<Post | u
 export const unfurlLinks: Processor<'unfurlLinks'> = async (data, ctx) => {
   const command = commandOf(ctx);
   const unfurls: Record<string, ReturnType<typeof postUnfurl>> = {};
+  const postOf = new Map<string, string>();
   const urls = [...new Set(data.links.map((l) => l.url))].slice(0, MAX_LINKS);
   for (const url of urls) {
     const postId =
@@ -44,6 +46,7 @@ export const unfurlLinks: Processor<'unfurlLinks'> = async (data, ctx) => {
     if (!post) continue;
     await ctx.store.urls.remember(ctx.teamId, post.url, post.id);
     unfurls[url] = postUnfurl(post, command);
+    postOf.set(url, post.id);
   }
   if (Object.keys(unfurls).length === 0) {
     ctx.logger.debug({ links: urls.length }, 'no link to unfurl');
@@ -60,5 +63,16 @@ export const unfurlLinks: Processor<'unfurlLinks'> = async (data, ctx) => {
     });
   } catch (error) {
     ctx.logger.warn({ err: slackErrorCode(error) }, 'chat.unfurl failed');
+    return;
+  }
+  // A message in the channel can be unfurled again later; a link still in the composer cannot
+  // (Slack unfurls it once more when the message is sent).
+  if (!('ts' in where) || !where.ts) return;
+  for (const [url, postId] of postOf) {
+    await ctx.store.cards.rememberUnfurl(ctx.teamId, postId, {
+      slackChannel: where.channel,
+      ts: where.ts,
+      url,
+    });
   }
 };
