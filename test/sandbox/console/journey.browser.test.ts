@@ -142,13 +142,18 @@ describe.skipIf(!hasChromium)('sandbox console: the main journey in a browser', 
     expect(await unfurl.textContent()).not.toMatch(/:[a-z0-9_+-]+:|<#|<@|<!date/);
     await shot('unfurl');
 
-    // 5. Resolve from the card: it updates in place (Reopen, Resolved).
+    // 5. Resolve from the card: it updates in place (Reopen, Resolved), and so does the unfurl.
     await card.locator('.bk-button', { hasText: /^Resolve$/ }).click();
     const resolvedCard = page.locator('.msg:not(.ephemeral)', { hasText: 'Ship the sandbox' }).filter({
       has: page.locator('.bk-button', { hasText: 'Reopen' }),
     });
     await waitFor(resolvedCard);
     await expect.poll(() => resolvedCard.first().textContent(), { timeout: WAIT }).toContain('Resolved');
+    await waitFor(
+      page
+        .locator('.msg', { hasText: 'Have a look' })
+        .locator('.unfurl', { hasText: 'Resolved by Ada Lovelace' }),
+    );
     await waitFor(page.locator('.emu-post', { hasText: 'Ship the sandbox' }).locator('.badge.resolved'));
     await shot('card-resolved');
 
