@@ -29,6 +29,11 @@ export interface ProcessorContext {
   logger: Logger;
   /** true on any run after the first (a retry, or a re-run after a crash or stall) */
   isRerun: boolean;
+  /**
+   * The operation's one effect, sent outside the step log (steps.ts, SENT_OUTSIDE_LOG), has
+   * landed: a failure of what comes after it is told as done, never as "could not".
+   */
+  sentLanded: () => void;
   /** operator options of features (config.ts); absent: the defaults */
   features?: ProcessorFeatures | undefined;
 }

@@ -69,6 +69,8 @@ export interface StepLog {
   failedTold?: true;
   /** a send outside the log ({@link SENT_OUTSIDE_LOG}) lost its answer: it may have gone through */
   sentInDoubt?: true;
+  /** a send outside the log landed, and what came after it failed: it went through */
+  sentLanded?: true;
 }
 
 /**

@@ -194,6 +194,7 @@ async function runJob(scope: WorkerScope, job: Job, token?: string): Promise<voi
   const outcomes = workspace ? createOutcomes(workspace.slack, logger, now) : undefined;
   if (!workspace || !outcomes) return refuseWithoutWorkspace(scope, job, teamId, origin);
   const lane = laneOf(origin);
+  let sentLanded = false;
   const ctx: ProcessorContext = {
     job,
     teamId,
@@ -211,6 +212,9 @@ async function runJob(scope: WorkerScope, job: Job, token?: string): Promise<voi
     once: steps.once,
     logger: jobLogger,
     isRerun: job.attemptsStarted > 1 || job.stalledCounter > 0,
+    sentLanded: () => {
+      sentLanded = true;
+    },
     features: deps.features,
   };
   try {
@@ -218,7 +222,7 @@ async function runJob(scope: WorkerScope, job: Job, token?: string): Promise<voi
     const run = deps.processors[operation] as (d: typeof data, c: ProcessorContext) => Promise<void>;
     await run(data, ctx);
   } catch (error) {
-    await onFailure(scope, { job, token, origin, ctx, steps }, error);
+    await onFailure(scope, { job, token, origin, ctx, steps, sentLanded }, error);
   }
 }
 
@@ -260,6 +264,8 @@ interface FailedRun {
   origin: Origin | undefined;
   ctx: ProcessorContext;
   steps: StepLogOfRun;
+  /** this run's send outside the log landed (ProcessorContext.sentLanded) */
+  sentLanded: boolean;
 }
 
 /**
@@ -280,6 +286,12 @@ async function onFailure(scope: WorkerScope, run: FailedRun, error: unknown): Pr
     throw new DelayedError();
   }
   const log = readLog(job);
+  // A send outside the log that landed before this run failed: kept, so that its final failure
+  // is told as done. Only this failure path pays the write.
+  if (run.sentLanded && !log.sentLanded) {
+    log.sentLanded = true;
+    await steps.write(log);
+  }
   // A send outside the log whose answer was lost: kept, so that no later refusal is told as
   // "could not" (the first send may have landed). Only this rare path pays the write.
   if (
@@ -378,7 +390,7 @@ async function tellFailed(
     const what = describeOperation(operation);
     // Never "could not" for what is, or may be, in the service: a write that landed is said
     // to have gone through; one whose send was ever in doubt, to maybe have.
-    const landed = stepsLanded(log).length > 0;
+    const landed = stepsLanded(log).length > 0 || log.sentLanded === true;
     // A refusal of the last send leaves the doubt of an earlier ambiguous one standing.
     const doubted =
       log.sentInDoubt === true ||

@@ -6,7 +6,8 @@
  * have sent it: the person hears "may have gone through", never "could not".
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type Harness, startHarness } from '../support/harness.ts';
+import { keys } from '../../src/store/keys.ts';
+import { type Harness, startHarness, TEAM } from '../support/harness.ts';
 import { originOf, responseTexts, run } from './helpers.ts';
 
 const RESOLUTION = 'POST /v2/posts/{post_id}/resolution';
@@ -58,5 +59,22 @@ describe('an operation sent outside the step log', () => {
     expect(finals).toHaveLength(1);
     expect(finals[0]).toContain('may have gone through');
     expect(finals[0]).not.toContain('Could not resolve the post: the service');
+  }, 30_000);
+
+  it('that landed, then what comes after it failed on every attempt, is told it went through', async () => {
+    const { org, post } = openPost('a post resolved, its cards unreadable');
+    // The post's card set holds a string: the post-change script fails (WRONGTYPE) on every run,
+    // after the resolve has landed.
+    await h.bot.store.redis.set(keys({ prefix: h.prefix }, TEAM).postCards(post.id), 'not a set');
+    const origin = originOf(h);
+    const { state } = await run(h, 'resolvePost', { origin, post: { id: post.id } });
+
+    expect(state).toBe('failed');
+    expect(org.posts.get(post.id)?.resolution).toBeTruthy();
+    const finals = responseTexts(h, origin).filter((t) => t.startsWith(':warning:'));
+    expect(finals).toHaveLength(1);
+    expect(finals[0]).toContain('I did resolve the post');
+    expect(finals[0]).toContain('It went through');
+    expect(finals[0]).not.toContain('Could not resolve');
   }, 30_000);
 });

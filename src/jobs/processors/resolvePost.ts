@@ -22,5 +22,6 @@ export const resolvePost: Processor<'resolvePost'> = async (data, ctx) => {
   // the post): not a step of the log (steps.ts, SENT_OUTSIDE_LOG). A run that comes back (a
   // retry, a re-run after a crash) simply resolves again, and the log carries no copy of the post.
   const post = await orNotFound(() => ctx.collab.resolvePost(postId, input), noPost(postId));
+  ctx.sentLanded();
   await showPostChange(ctx, origin, post, { done: 'Resolved', by: name }, data.card);
 };

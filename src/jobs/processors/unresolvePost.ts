@@ -11,5 +11,6 @@ export const unresolvePost: Processor<'unresolvePost'> = async (data, ctx) => {
   // Reopening again is harmless (an open post answers as it is): not a step of the log (steps.ts,
   // SENT_OUTSIDE_LOG).
   const post = await orNotFound(() => ctx.collab.unresolvePost(postId), noPost(postId));
+  ctx.sentLanded();
   await showPostChange(ctx, origin, post, { done: 'Reopened', by: name }, data.card);
 };
