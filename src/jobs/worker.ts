@@ -286,23 +286,7 @@ async function onFailure(scope: WorkerScope, run: FailedRun, error: unknown): Pr
     throw new DelayedError();
   }
   const log = readLog(job);
-  // A send outside the log that landed before this run failed: kept, so that its final failure
-  // is told as done. Only this failure path pays the write.
-  if (run.sentLanded && !log.sentLanded) {
-    log.sentLanded = true;
-    await steps.write(log);
-  }
-  // A send outside the log whose answer was lost: kept, so that no later refusal is told as
-  // "could not" (the first send may have landed). Only this rare path pays the write.
-  if (
-    SENT_OUTSIDE_LOG.has(job.name) &&
-    isCollabError(error) &&
-    error.kind === 'ambiguous' &&
-    !log.sentInDoubt
-  ) {
-    log.sentInDoubt = true;
-    await steps.write(log);
-  }
+  await keepSendOutsideLog(run, log, error);
   if (isCollabError(error) && error.kind === 'rateLimited') await waitOutRateLimit(scope, run, log, error);
 
   // Anything else (a Redis hiccup, a bug) is retried like a retryable error: effects are in the step log.
@@ -319,6 +303,23 @@ async function onFailure(scope: WorkerScope, run: FailedRun, error: unknown): Pr
     await tellRetry(run.ctx, run.origin, job.name, at);
   }
   throw error;
+}
+
+/**
+ * What a failed run knows of a send outside the log (steps.ts, SENT_OUTSIDE_LOG) is kept in the
+ * log, in one write and only on this failure path: that it landed (its final failure is told as
+ * done), or that its answer was lost (no later refusal is told as "could not").
+ */
+async function keepSendOutsideLog(run: FailedRun, log: StepLog, error: unknown): Promise<void> {
+  const landed = run.sentLanded && !log.sentLanded;
+  const doubted =
+    SENT_OUTSIDE_LOG.has(run.job.name) &&
+    isCollabError(error) &&
+    error.kind === 'ambiguous' &&
+    !log.sentInDoubt;
+  if (landed) log.sentLanded = true;
+  if (doubted) log.sentInDoubt = true;
+  if (landed || doubted) await run.steps.write(log);
 }
 
 /**
