@@ -5,12 +5,11 @@
  * goes through.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appHomeOpened } from '../../src/sandbox/slack/index.ts';
 import { createBudget } from '../../src/store/budget.ts';
 import { createPollSchedule } from '../../src/store/pollSchedule.ts';
 import { connectRedis, type Redis, whenReady } from '../../src/store/redis.ts';
 import { ADA, type Harness, REDIS_URL, SLACK_CHANNEL, startHarness } from '../support/harness.ts';
-import { blockText, linkToEngineering, originOf, run } from './helpers.ts';
+import { linkToEngineering, openHome, originOf, run } from './helpers.ts';
 
 const HOUR = 3_600_000;
 
@@ -99,14 +98,7 @@ describe('request budget in the bot', () => {
     expect(polled()).toBe(before);
     await (await h.bot.queue.queue.getJob(queued.jobId))?.remove();
 
-    await h.event({ ...appHomeOpened({ user: ADA }) });
-    const publish = await h.slackCall(
-      (c) =>
-        c.method === 'views.publish' &&
-        c.args.user_id === ADA &&
-        blockText((c.args.view as { blocks: unknown }).blocks).includes('Followed channels are checked'),
-    );
-    expect(blockText((publish.args.view as { blocks: unknown }).blocks)).toMatch(
+    expect((await openHome(h, ADA, 'Followed channels are checked')).text).toMatch(
       /Followed channels are checked every [\d.]+ h \(instead of 60 min\): the service's rate limit is shared/,
     );
 

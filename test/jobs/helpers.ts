@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import type { Job } from 'bullmq';
 import { expect } from 'vitest';
 import type { JobInput, Operation, Origin } from '../../src/operations/schemas.ts';
-import type { RecordedCall } from '../../src/sandbox/slack/index.ts';
+import { appHomeOpened, type RecordedCall } from '../../src/sandbox/slack/index.ts';
 import { ADA, type Harness, SLACK_CHANNEL, TEAM } from '../support/harness.ts';
 
 /** An origin as the listeners build it; its response_url is served by the Slack stand-in. */
@@ -106,4 +106,21 @@ export async function linkToEngineering(h: Harness, slackChannel: string): Promi
     linkedBy: ADA,
     linkedAt: new Date().toISOString(),
   });
+}
+
+/** Opens `user`'s App Home (a signed event) and answers the first view published to them whose text holds `containing`. */
+export async function openHome(
+  h: Harness,
+  user: string,
+  containing: string,
+): Promise<{ text: string; blocks: unknown }> {
+  await h.event({ ...appHomeOpened({ user }) });
+  const publish = await h.slackCall(
+    (c) =>
+      c.method === 'views.publish' &&
+      c.args.user_id === user &&
+      blockText((c.args.view as { blocks: unknown }).blocks).includes(containing),
+  );
+  const { blocks } = publish.args.view as { blocks: unknown };
+  return { text: blockText(blocks), blocks };
 }

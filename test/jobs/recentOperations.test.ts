@@ -7,11 +7,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appHomeOpened } from '../../src/sandbox/slack/index.ts';
 import { RECENT_BATCH_MAX, RECENT_CAP, type RecentOperation } from '../../src/store/recent.ts';
 import { connectRedis, whenReady } from '../../src/store/redis.ts';
 import { ADA, type Harness, REDIS_URL, startHarness, TEAM } from '../support/harness.ts';
-import { blockText, originOf, run, unique } from './helpers.ts';
+import { openHome, originOf, run, unique } from './helpers.ts';
 
 const entry = (operation: string, outcome: RecentOperation['outcome'] = 'completed'): RecentOperation => ({
   operation,
@@ -71,14 +70,7 @@ describe('recent operations', () => {
     const failed = await run(h, 'resolvePost', { origin: originOf(h), post: { id: 'pst_missing' } });
     expect(failed.state).toBe('failed');
 
-    await h.event({ ...appHomeOpened({ user: ADA }) });
-    const publish = await h.slackCall(
-      (c) =>
-        c.method === 'views.publish' &&
-        c.args.user_id === ADA &&
-        blockText((c.args.view as { blocks: unknown }).blocks).includes('Your recent operations'),
-    );
-    const lines = blockText((publish.args.view as { blocks: unknown }).blocks)
+    const lines = (await openHome(h, ADA, 'Your recent operations')).text
       .split('\n')
       .filter((line) => line.startsWith('• '));
     const failedAt = lines.findIndex((line) =>

@@ -5,9 +5,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { digestSchedulerId } from '../../src/jobs/digestSchedules.ts';
 import { ORG_SLUG } from '../../src/sandbox/emulator/index.ts';
-import { appHomeOpened, linkShared, nextTs } from '../../src/sandbox/slack/index.ts';
+import { linkShared, nextTs } from '../../src/sandbox/slack/index.ts';
 import { ADA, type Harness, SLACK_CHANNEL, startHarness, TEAM } from '../support/harness.ts';
-import { blockText, callsOf, channelId, linkToEngineering, memberId, originOf, run } from './helpers.ts';
+import {
+  blockText,
+  callsOf,
+  channelId,
+  linkToEngineering,
+  memberId,
+  openHome,
+  originOf,
+  run,
+} from './helpers.ts';
 
 function seedPost(h: Harness, title: string) {
   const org = h.emulator.org();
@@ -160,21 +169,13 @@ describe('App Home', () => {
     const failed = await run(h, 'resolvePost', { origin: originOf(h), post: { id: 'pst_missing' } });
     expect(failed.state).toBe('failed');
 
-    await h.event({ ...appHomeOpened({ user: ADA }) });
-    const publish = await h.slackCall(
-      (c) =>
-        c.method === 'views.publish' &&
-        c.args.user_id === ADA &&
-        blockText((c.args.view as { blocks: unknown }).blocks).includes('Digests'),
-    );
-    const view = publish.args.view as { blocks: unknown };
-    const text = blockText(view.blocks);
+    const { text, blocks } = await openHome(h, ADA, 'Digests');
     expect(text).toContain('The service answers and accepts the API key');
     expect(text).toContain(`<#${SLACK_CHANNEL}> → *#engineering*`);
     expect(text).toContain(`\`${digest.id}\` in <#${SLACK_CHANNEL}>: every weekday at 09:00 (Europe/Paris)`);
     expect(text).toContain(`next <!date^${Math.floor(next! / 1000)}^`);
     expect(text).toMatch(/:warning: .*could not resolve the post: No post with id `pst_missing`/);
-    expect(JSON.stringify(view.blocks)).toContain('home_new_post');
+    expect(JSON.stringify(blocks)).toContain('home_new_post');
     // The service check ran in the worker, not in the listener, and is cached a minute.
     expect(h.emulator.received.filter((r) => r.route === 'GET /v2/channels')).toHaveLength(1);
     expect(callsOf(h, 'views.publish').length).toBeGreaterThanOrEqual(2);
