@@ -233,6 +233,7 @@ export async function startBot(
     const worker = createWorker({
       connection: workerConnection!,
       ...(stepsConnection ? { stepsConnection } : {}),
+      storeSharesQueue: !cluster,
       workspaces,
       store,
       processors,

@@ -5,10 +5,11 @@
 import { isResolved, type Post } from '../collab/schemas.ts';
 import type { CardRef, Origin } from '../operations/schemas.ts';
 import { postCard } from '../render/postCard.ts';
-import type { SlackMessageRef } from '../store/cards.ts';
+import type { PostShown, SlackMessageRef } from '../store/cards.ts';
 import type { PostState } from '../store/feeds.ts';
 import type { ProcessorContext } from './context.ts';
 import { slackErrorCode } from './delivery.ts';
+import type { Rider } from './steps.ts';
 import { updateUnfurls } from './unfurls.ts';
 
 /** Where a card went: a Slack message (updatable later), or only to the person (ephemeral). */
@@ -154,12 +155,55 @@ export async function updateCards(
 ): Promise<number> {
   // One round trip: what the cards will show (the url, and the state a feed compares with —
   // written whatever Slack answers below), the cards and the unfurls to update.
-  const [{ cards, unfurls }] = await Promise.all([
+  const [shown] = await Promise.all([
     ctx.store.cards.showing(ctx.teamId, post.id, shownState(post)),
     ctx.store.urls.remember(ctx.teamId, post.url, post.id),
   ]);
-  const updated = await updateCardMessages(ctx, post, cards, note, extra);
-  await updateUnfurls(ctx, post, unfurls);
+  return updateShown(ctx, post, shown, note, extra);
+}
+
+/**
+ * updateCards's look-up as the rider of a step's started mark (steps.ts: the telling's, so that
+ * the mark and the look-up cost one round trip); `shown()` answers it once the mark is written.
+ */
+export function cardsRider(ctx: ProcessorContext, post: Post): { rider: Rider; shown(): PostShown } {
+  let shown: PostShown | undefined;
+  const state = shownState(post);
+  const rider: Rider = {
+    async withMark(fence) {
+      const [found] = await Promise.all([
+        ctx.store.cards.showingMarked(ctx.teamId, post.id, state, fence),
+        ctx.store.urls.remember(ctx.teamId, post.url, post.id),
+      ]);
+      shown = found;
+      return found !== undefined;
+    },
+    async alone() {
+      [shown] = await Promise.all([
+        ctx.store.cards.showing(ctx.teamId, post.id, state),
+        ctx.store.urls.remember(ctx.teamId, post.url, post.id),
+      ]);
+    },
+  };
+  return {
+    rider,
+    shown: () => {
+      if (!shown) throw new Error('cardsRider: the mark it rides on was not written');
+      return shown;
+    },
+  };
+}
+
+/** updateCards after its look-up: the card messages in Slack, then the unfurls. */
+export async function updateShown(
+  ctx: ProcessorContext,
+  post: Post,
+  shown: PostShown,
+  note?: string,
+  extra?: CardRef,
+): Promise<number> {
+  const updated = await updateCardMessages(ctx, post, shown.cards, note, extra);
+  await updateUnfurls(ctx, post, shown.unfurls);
   return updated;
 }
 

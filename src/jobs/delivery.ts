@@ -18,7 +18,7 @@ import { request } from 'undici';
 import type { Logger } from '../logger.ts';
 import { usableResponseUrl } from '../operations/responseUrl.ts';
 import type { Origin } from '../operations/schemas.ts';
-import { type Once, TELL_STEP } from './steps.ts';
+import { type Once, type Rider, TELL_STEP } from './steps.ts';
 
 export interface SlackMessage {
   text: string;
@@ -169,7 +169,7 @@ export async function tell(
   ctx: { once: Once; outcomes: Outcomes },
   origin: Origin,
   message: SlackMessage,
-  options: { replace?: boolean } = {},
+  options: TellOptions = {},
 ): Promise<void> {
   const replaceOriginal = options.replace ?? replacesAck(origin);
   // The message is kept in the log before the telling is marked started (its mark rides on that
@@ -180,11 +180,25 @@ export async function tell(
     undefined,
     { repeatable: true },
   );
+  const { rider, first } = options;
   await ctx.once(
     TELL_STEP,
-    () => ctx.outcomes.deliver(origin, message, { replaceOriginal }),
+    async () => {
+      await first?.();
+      return ctx.outcomes.deliver(origin, message, { replaceOriginal });
+    },
     async () => undefined,
+    rider ? { rider } : {},
   );
+}
+
+export interface TellOptions {
+  /** replace the slash command's note (default: only for a slash command) */
+  replace?: boolean;
+  /** store work that rides on the telling's started mark (steps.ts) */
+  rider?: Rider;
+  /** done after the mark, before the message goes out (a run that dies in it tells the message) */
+  first?: () => Promise<void>;
 }
 
 /** The step that keeps the outcome message a job is about to tell. */

@@ -3,7 +3,7 @@ import { isResolved, type Post } from '../collab/schemas.ts';
 import type { CardRef, Origin } from '../operations/schemas.ts';
 import { type Outcome, success } from '../render/messages.ts';
 import { escapeMrkdwn } from '../render/text.ts';
-import { updateCards } from './cards.ts';
+import { cardsRider, updateCards, updateShown } from './cards.ts';
 import type { ProcessorContext } from './context.ts';
 import { tell } from './delivery.ts';
 
@@ -21,9 +21,19 @@ export async function showPostChange(
 ): Promise<void> {
   // A resolved card names the person in its resolution ("Resolved by Ada via Slack"): no note twice.
   const note = isResolved(post) ? undefined : `${change.done} by *${escapeMrkdwn(change.by)}* via Slack`;
-  await updateCards(ctx, post, note, card);
-  if (origin.source === 'button') return;
-  await tell(ctx, origin, withPostLink(change.done, post));
+  if (origin.source === 'button') {
+    await updateCards(ctx, post, note, card);
+    return;
+  }
+  // The cards' look-up rides on the telling's started mark (one round trip); the cards change
+  // before the person is told. A run that stops in between tells the same outcome (delivery.ts).
+  const look = cardsRider(ctx, post);
+  await tell(ctx, origin, withPostLink(change.done, post), {
+    rider: look.rider,
+    first: async () => {
+      await updateShown(ctx, post, look.shown(), note, card);
+    },
+  });
 }
 
 /**

@@ -33,6 +33,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { Job } from 'bullmq';
 import type { Result } from 'ioredis';
 import { isCollabError } from '../collab/errors.ts';
+import { fenceLua, type JobFence } from '../store/fence.ts';
 import type { Redis } from '../store/redis.ts';
 
 export interface StepRecord {
@@ -122,10 +123,7 @@ export function readLog(job: Job): StepLog {
 }
 
 /** Checks the lock is this run's and extends it; writes the progress when one is given. */
-const FENCE_SCRIPT = `
-if redis.call('GET', KEYS[2]) ~= ARGV[1] then return 0 end
-redis.call('PEXPIRE', KEYS[2], ARGV[2])
-if ARGV[3] ~= '' then redis.call('HSET', KEYS[1], 'progress', ARGV[3]) end
+const FENCE_SCRIPT = `${fenceLua({ job: 1, lock: 2 }, { token: 1, lockMs: 2, progress: 3 })}
 return 1`;
 
 declare module 'ioredis' {
@@ -164,6 +162,8 @@ export interface FenceSettings {
    * after a "started" mark, before the send it guards. Absent: nothing to wait for (one Redis).
    */
   replicated?: (jobKey: string) => Promise<unknown>;
+  /** The store's Redis is the queue's (one Redis): a step's rider goes in its mark's script. */
+  ridersInMark?: boolean;
 }
 
 /** Where a run's step log says what happened to its sends (a job's child logger). */
@@ -190,6 +190,22 @@ export type Once = <T>(
   options?: StepOptions,
 ) => Promise<T>;
 
+/**
+ * Store work that rides on a step's started mark (StepOptions.rider): where the store's Redis is
+ * the queue's, one script makes the mark's fenced write and the work (one round trip where two
+ * were); elsewhere (a cluster: the job's keys and the store's live in different slots) the work
+ * is done first and the mark written after it. Either way a failure of the work leaves no mark.
+ */
+export interface Rider {
+  /**
+   * the work and the mark's fenced write in one script, all or nothing; false: the lock is not the
+   * run's (nothing written)
+   */
+  withMark(fence: JobFence): Promise<boolean>;
+  /** the work alone, before the mark */
+  alone(): Promise<void>;
+}
+
 export interface StepOptions {
   /**
    * Doing it again changes nothing, and a later run wants its value: a value kept for later, a
@@ -200,6 +216,8 @@ export interface StepOptions {
    * Only for steps without a recover.
    */
   repeatable?: boolean;
+  /** store work that rides on the step's started mark (only for steps with a recover) */
+  rider?: Rider;
 }
 
 export function stepLogOf(
@@ -234,6 +252,44 @@ export function stepLogOf(
       deferred = true;
       throw error;
     }
+    job.progress = value as unknown as object;
+  }
+
+  /**
+   * Writes the log durably with `rider`'s work: in one script where it can (Rider). When the work
+   * fails, nothing was written, and `undo` takes the new mark out of the log in memory again (so
+   * that the run's failure is not read as what the mark says).
+   */
+  async function writeWith(value: StepLog, rider: Rider, undo: () => void): Promise<void> {
+    if (token === undefined || !settings.ridersInMark) {
+      try {
+        await rider.alone();
+      } catch (error) {
+        undo();
+        throw error;
+      }
+      await writeNow(value);
+      return;
+    }
+    let held: boolean;
+    try {
+      held = await rider.withMark({
+        job: jobKey,
+        lock: `${jobKey}:lock`,
+        token,
+        lockMs,
+        progress: JSON.stringify(value),
+      });
+    } catch (error) {
+      undo();
+      deferred = true;
+      throw error;
+    }
+    if (!held) {
+      deferred = true;
+      throw new LockLostError(job.id);
+    }
+    deferred = false;
     job.progress = value as unknown as object;
   }
 
@@ -284,7 +340,14 @@ export function stepLogOf(
       const until = now() + settings.sendWindowMs;
       if (recover) {
         current.steps[name] = { started: true, until, ...(doubted ? { doubted: true as const } : {}) };
-        await log.write(current);
+        if (options.rider) {
+          await writeWith(current, options.rider, () => {
+            if (step) current.steps[name] = step;
+            else delete current.steps[name];
+          });
+        } else {
+          await log.write(current);
+        }
         // A failover that lost the mark would let the next run send again instead of recovering.
         await settings.replicated?.(jobKey);
       } else if (!options.repeatable) {

@@ -82,6 +82,11 @@ export interface WorkerDeps {
    * stay cheap; default `connection`.
    */
   stepsConnection?: Redis;
+  /**
+   * The store's Redis is the queue's (one Redis, no cluster): store work riding on a step's mark
+   * goes in the mark's script (steps.ts, Rider). Default false: the mark, then the work.
+   */
+  storeSharesQueue?: boolean;
   workspaces: Workspaces;
   store: Store;
   processors: Processors;
@@ -167,6 +172,7 @@ function workerScope(deps: WorkerDeps): WorkerScope {
     lockMs: settings.lockMs ?? 60_000,
     sendWindowMs: settings.sendWindowMs ?? 30_000,
     now,
+    ridersInMark: deps.storeSharesQueue === true,
     ...(wait
       ? {
           replicated: (key: string) => waitReplicas(stepsConnection, [key], wait.replicas, wait.timeoutMs),

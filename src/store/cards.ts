@@ -5,6 +5,7 @@
  */
 import type { Result } from 'ioredis';
 import type { PostState } from './feeds.ts';
+import { fenceLua, type JobFence } from './fence.ts';
 import { type KeySpace, keys } from './keys.ts';
 import type { Redis } from './redis.ts';
 
@@ -36,6 +37,16 @@ export interface BridgedReply {
 const SHOWING_SCRIPT = `
 redis.call('SET', KEYS[2], ARGV[1], 'EX', ARGV[2])
 return {redis.call('SMEMBERS', KEYS[1]), redis.call('SMEMBERS', KEYS[3])}`;
+/**
+ * The same with a job's fenced step-log write (fence.ts); 0 when the job's lock is not the run's.
+ * What can fail (a key of the wrong type) is read before anything is written: the script writes
+ * all or nothing.
+ */
+const SHOWING_MARKED_SCRIPT = `local cards = redis.call('SMEMBERS', KEYS[1])
+local unfurls = redis.call('SMEMBERS', KEYS[3])
+${fenceLua({ job: 4, lock: 5 }, { token: 3, lockMs: 4, progress: 5 })}
+redis.call('SET', KEYS[2], ARGV[1], 'EX', ARGV[2])
+return {cards, unfurls}`;
 
 declare module 'ioredis' {
   interface RedisCommander<Context> {
@@ -46,12 +57,25 @@ declare module 'ioredis' {
       json: string,
       ttlSeconds: number,
     ): Result<[string[], string[]], Context>;
+    postShowingMarked(
+      cards: string,
+      state: string,
+      unfurls: string,
+      job: string,
+      lock: string,
+      json: string,
+      ttlSeconds: number,
+      token: string,
+      lockMs: string,
+      progress: string,
+    ): Result<[string[], string[]] | 0, Context>;
   }
 }
 
 function withShowing(redis: Redis): Redis {
   if (typeof (redis as Partial<Redis>).postShowing !== 'function') {
     redis.defineCommand('postShowing', { numberOfKeys: 3, lua: SHOWING_SCRIPT });
+    redis.defineCommand('postShowingMarked', { numberOfKeys: 5, lua: SHOWING_MARKED_SCRIPT });
   }
   return redis;
 }
@@ -115,6 +139,34 @@ export function cardStore(redis: Redis, space: KeySpace) {
         JSON.stringify(state),
         TTL_SECONDS,
       );
+      return { cards: parseCards(cards), unfurls: parseUnfurls(unfurls) };
+    },
+    /**
+     * `showing`, and in the same script a job's fenced step-log write (fence.ts): one round trip
+     * where two were. Answers undefined, having written nothing, when the job's lock is no longer
+     * the run's. Only where the job's keys and the team's share one Redis (no cluster).
+     */
+    async showingMarked(
+      teamId: string,
+      postId: string,
+      state: PostState,
+      fence: JobFence,
+    ): Promise<PostShown | undefined> {
+      const k = keys(space, teamId);
+      const answer = await scripted.postShowingMarked(
+        k.postCards(postId),
+        k.postState(postId),
+        k.postUnfurls(postId),
+        fence.job,
+        fence.lock,
+        JSON.stringify(state),
+        TTL_SECONDS,
+        fence.token,
+        fence.lockMs,
+        fence.progress,
+      );
+      if (answer === 0) return undefined;
+      const [cards, unfurls] = answer;
       return { cards: parseCards(cards), unfurls: parseUnfurls(unfurls) };
     },
     /** Remembers that the bot unfurled a link to a post on a Slack message (to update it in place). */

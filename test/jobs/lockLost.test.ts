@@ -80,6 +80,29 @@ describe('a run that lost its job to the stalled check', () => {
     expect(responseTexts(h, origin).filter((t) => t.includes('Posted to'))).toHaveLength(1);
   });
 
+  it("a resolve is told once: the old run's telling finds the lock gone, and tells nothing", async () => {
+    const org = h.emulator.org();
+    const someone = org.authorOf([...org.members.values()].find((m) => !m.is_deactivated)!);
+    const support = [...org.channels.values()].find((c) => c.name === 'support')!;
+    const post = org.createPost(someone, {
+      content_markdown: unique('resolved once'),
+      channel_id: support.id,
+    });
+    const origin = originOf(h);
+    // The old run's resolve is held past the handover; the new run resolves and tells. Then the
+    // old run comes back to the telling's mark (with the cards' look-up): the lock is not its own.
+    const state = await runLosingLock(
+      'resolvePost',
+      { origin, post: { id: post.id } },
+      'POST /v2/posts/{post_id}/resolution',
+    );
+    expect(state).toBe('completed');
+    expect(org.posts.get(post.id)?.resolution).toBeTruthy();
+    const finals = responseTexts(h, origin).filter((t) => !t.startsWith(':hourglass'));
+    expect(finals).toHaveLength(1);
+    expect(finals[0]).toContain('Resolved');
+  });
+
   it('a message refused once is sent once, and told "busy" then "Sent": never a notice after the outcome', async () => {
     const threadId = [...h.emulator.org().threads.values()][0]!.id;
     // Whichever run sends first is refused once (the new run: the old one is held).

@@ -5,7 +5,7 @@ import { cardStore } from '../../src/store/cards.ts';
 import { feedStore } from '../../src/store/feeds.ts';
 import { keys } from '../../src/store/keys.ts';
 import { deleteKeys, type Redis, whenReady } from '../../src/store/redis.ts';
-import { connectTestRedis, testSpace } from '../support/redisTarget.ts';
+import { connectTestRedis, ON_CLUSTER, testSpace } from '../support/redisTarget.ts';
 
 let redis: Redis;
 const space = testSpace(`test-${randomBytes(6).toString('hex')}`);
@@ -53,5 +53,48 @@ describe('cardStore.showing', () => {
     expect(await redis.ttl(keys(space, 'T3').postUnfurls('pst_3'))).toBeGreaterThan(80 * 24 * 3600);
     await cards.forgetUnfurl('T3', 'pst_3', odd);
     expect((await cards.showing('T3', 'pst_3', state)).unfurls).toEqual([plain]);
+  });
+});
+
+// The worker makes this call only on one Redis (the job's keys and the team's in one script).
+describe.skipIf(ON_CLUSTER)('cardStore.showingMarked', () => {
+  const state = { resolved: true, resolvedAt: '2026-11-23T09:00:00Z', comments: 1, lastActivityAt: null };
+  const progress = JSON.stringify({ steps: { tell: { started: true } } });
+  const jobOf = (id: string) => {
+    const job = `${space.prefix}:q:${id}`;
+    return { job, lock: `${job}:lock`, token: 'run-1', lockMs: '30000', progress };
+  };
+
+  it("writes the job's step log and the state, extends the lock, and answers the cards, in one script", async () => {
+    const cards = cardStore(redis, space);
+    await cards.rememberCard('T5', 'pst_5', { slackChannel: 'C5', ts: '1700000005.000100' });
+    const fence = jobOf('1');
+    await redis.set(fence.lock, 'run-1', 'PX', 1000);
+    expect(await cards.showingMarked('T5', 'pst_5', state, fence)).toEqual({
+      cards: [{ slackChannel: 'C5', ts: '1700000005.000100' }],
+      unfurls: [],
+    });
+    expect(await redis.hget(fence.job, 'progress')).toBe(progress);
+    expect(await redis.pttl(fence.lock)).toBeGreaterThan(20_000);
+    expect(await feedStore(redis, space).postState('T5', 'pst_5')).toEqual(state);
+  });
+
+  it("writes nothing when the lock is another run's", async () => {
+    const cards = cardStore(redis, space);
+    const fence = jobOf('2');
+    await redis.set(fence.lock, 'run-2', 'PX', 30_000);
+    expect(await cards.showingMarked('T6', 'pst_6', state, fence)).toBeUndefined();
+    expect(await redis.hget(fence.job, 'progress')).toBeNull();
+    expect(await feedStore(redis, space).postState('T6', 'pst_6')).toBeUndefined();
+  });
+
+  it('writes nothing when it fails (a card set of the wrong type): all or nothing', async () => {
+    const cards = cardStore(redis, space);
+    const fence = jobOf('3');
+    await redis.set(fence.lock, 'run-1', 'PX', 30_000);
+    await redis.set(keys(space, 'T7').postCards('pst_7'), 'not a set');
+    await expect(cards.showingMarked('T7', 'pst_7', state, fence)).rejects.toThrow(/WRONGTYPE/);
+    expect(await redis.hget(fence.job, 'progress')).toBeNull();
+    expect(await feedStore(redis, space).postState('T7', 'pst_7')).toBeUndefined();
   });
 });
