@@ -40,6 +40,24 @@ export function isPersonsMistake(error: unknown): boolean {
   );
 }
 
+/**
+ * Why an operation will be tried again, for the notice that says when (worker.ts): the service
+ * only when it was the service.
+ */
+export function retryCause(error: unknown): string {
+  if (!isCollabError(error)) return 'Something went wrong on our side';
+  switch (error.reason) {
+    case 'network':
+    case 'timeout':
+    case 'reset':
+      return 'The service did not answer';
+    case 'invalidResponse':
+      return 'The service answered with something unexpected';
+    default:
+      return 'The service is busy';
+  }
+}
+
 /** The final failure, in words that say what to do next. */
 export function humanError(operation: string, error: unknown): string {
   const what = describeOperation(operation);

@@ -27,7 +27,7 @@ import { type Redis, waitReplicas } from '../store/redis.ts';
 import { NOT_CONNECTED, type Workspaces } from '../workspaces/workspaces.ts';
 import type { ProcessorContext, ProcessorFeatures, Processors } from './context.ts';
 import { createOutcomes, replacesAck, TOLD_MESSAGE_STEP, type ToldMessage } from './delivery.ts';
-import { humanError, isPersonsMistake, isUserError, isWaitTurn } from './errors.ts';
+import { humanError, isPersonsMistake, isUserError, isWaitTurn, retryCause } from './errors.ts';
 import { POLL_DEDUPLICATION } from './pollDispatch.ts';
 import { DEFAULT_POLLING, type PollingSettings } from './polling.ts';
 import { POLL_OPERATIONS, type Schedules } from './schedules.ts';
@@ -306,7 +306,7 @@ async function onFailure(scope: WorkerScope, run: FailedRun, error: unknown): Pr
     log.notifiedRetry = true;
     await steps.write(log);
     const at = scope.now() + backoffDelay(scope.settings.backoffMs, job.attemptsMade, () => 1);
-    await tellRetry(run.ctx, run.origin, job.name, at);
+    await tellRetry(run.ctx, run.origin, job.name, at, error);
   }
   throw error;
 }
@@ -348,7 +348,7 @@ async function waitOutRateLimit(
   const tellNow = !log.notifiedRetry && !finalTold(log);
   log.notifiedRetry = true;
   await steps.write(log);
-  if (tellNow) await tellRetry(run.ctx, run.origin, job.name, at);
+  if (tellNow) await tellRetry(run.ctx, run.origin, job.name, at, error);
   run.ctx.logger.info({ delay }, 'rate limited; delayed');
   await job.moveToDelayed(at, token);
   throw new DelayedError();
@@ -487,14 +487,20 @@ async function rememberOutcome(
     .catch((error: unknown) => scope.logger.warn({ err: error }, 'could not remember the outcome'));
 }
 
-async function tellRetry(ctx: ProcessorContext, origin: Origin | undefined, operation: string, at: number) {
+async function tellRetry(
+  ctx: ProcessorContext,
+  origin: Origin | undefined,
+  operation: string,
+  at: number,
+  error: unknown,
+) {
   if (!origin) return;
   const seconds = Math.floor(at / 1000);
   const fallback = new Date(at).toISOString().slice(11, 16);
   await ctx.outcomes.deliver(
     origin,
     {
-      text: `:hourglass_flowing_sand: The service is busy; I will ${describeOperation(operation)} again at <!date^${seconds}^{time_secs}|${fallback} UTC>. No need to do anything.`,
+      text: `:hourglass_flowing_sand: ${retryCause(error)}; I will ${describeOperation(operation)} again at <!date^${seconds}^{time_secs}|${fallback} UTC>. No need to do anything.`,
     },
     { replaceOriginal: replacesAck(origin) },
   );

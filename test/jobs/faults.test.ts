@@ -173,11 +173,16 @@ describe('failure policy, fault by fault', () => {
 
   it('createPost: connection dropped before the write → sent again, exactly one post', async () => {
     h.emulator.faults.add({ route: 'POST /v2/posts', drop: 'beforeApply' });
+    const origin = originOf(h);
     const text = unique('dropped before apply');
-    const { state } = await createPost(text);
+    const { state } = await createPost(text, origin);
     expect(state).toBe('completed');
     expect(appPostsWith(h, text)).toHaveLength(1);
     expect(postCreatesSent(text)).toBe(2);
+    // The retry notice says what happened: no answer, not a busy service.
+    expect(responseTexts(h, origin)[0]).toMatch(
+      /^:hourglass_flowing_sand: The service did not answer; I will create the post again at/,
+    );
   });
 
   it('createComment: connection dropped after apply → exactly one comment', async () => {
