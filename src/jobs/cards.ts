@@ -153,13 +153,17 @@ export async function updateCards(
   note?: string,
   extra?: CardRef,
 ): Promise<number> {
-  // One round trip: what the cards will show (the url, and the state a feed compares with —
-  // written whatever Slack answers below), the cards and the unfurls to update.
-  const [shown] = await Promise.all([
-    ctx.store.cards.showing(ctx.teamId, post.id, shownState(post)),
-    ctx.store.urls.remember(ctx.teamId, post.url, post.id),
-  ]);
+  const shown = await lookUp(ctx, post, ctx.store.cards.showing(ctx.teamId, post.id, shownState(post)));
   return updateShown(ctx, post, shown, note, extra);
+}
+
+/**
+ * One round trip: what the cards will show (the url, and the state a feed compares with —
+ * written whatever Slack answers after), the cards and the unfurls to update, read by `shown`.
+ */
+async function lookUp<T>(ctx: ProcessorContext, post: Post, shown: Promise<T>): Promise<T> {
+  const [found] = await Promise.all([shown, ctx.store.urls.remember(ctx.teamId, post.url, post.id)]);
+  return found;
 }
 
 /**
@@ -171,18 +175,11 @@ export function cardsRider(ctx: ProcessorContext, post: Post): { rider: Rider; s
   const state = shownState(post);
   const rider: Rider = {
     async withMark(fence) {
-      const [found] = await Promise.all([
-        ctx.store.cards.showingMarked(ctx.teamId, post.id, state, fence),
-        ctx.store.urls.remember(ctx.teamId, post.url, post.id),
-      ]);
-      shown = found;
-      return found !== undefined;
+      shown = await lookUp(ctx, post, ctx.store.cards.showingMarked(ctx.teamId, post.id, state, fence));
+      return shown !== undefined;
     },
     async alone() {
-      [shown] = await Promise.all([
-        ctx.store.cards.showing(ctx.teamId, post.id, state),
-        ctx.store.urls.remember(ctx.teamId, post.url, post.id),
-      ]);
+      shown = await lookUp(ctx, post, ctx.store.cards.showing(ctx.teamId, post.id, state));
     },
   };
   return {

@@ -228,6 +228,7 @@ export function stepLogOf(
 ): StepLogOfRun {
   const now = settings.now ?? Date.now;
   const jobKey = `${settings.prefix}:${settings.queueName}:${job.id}`;
+  const lockKey = `${jobKey}:lock`;
 
   const connection = withFence(settings.connection);
   const lockMs = String(settings.lockMs);
@@ -240,7 +241,7 @@ export function stepLogOf(
       if (progress !== '') await job.updateProgress(JSON.parse(progress) as object);
       return;
     }
-    const held = await connection.stepLogFence(jobKey, `${jobKey}:lock`, token, lockMs, progress);
+    const held = await connection.stepLogFence(jobKey, lockKey, token, lockMs, progress);
     if (held !== 1) throw new LockLostError(job.id);
   }
 
@@ -275,7 +276,7 @@ export function stepLogOf(
     try {
       held = await rider.withMark({
         job: jobKey,
-        lock: `${jobKey}:lock`,
+        lock: lockKey,
         token,
         lockMs,
         progress: JSON.stringify(value),

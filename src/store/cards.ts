@@ -33,20 +33,21 @@ export interface BridgedReply {
   commentId: string;
 }
 
-/** Sets the post's shown state (feeds.ts), answers its cards and unfurls: one command where three were. */
-const SHOWING_SCRIPT = `
-redis.call('SET', KEYS[2], ARGV[1], 'EX', ARGV[2])
-return {redis.call('SMEMBERS', KEYS[1]), redis.call('SMEMBERS', KEYS[3])}`;
 /**
- * The same with a job's fenced step-log write (fence.ts); 0 when the job's lock is not the run's.
- * What can fail (a key of the wrong type) is read before anything is written: the script writes
- * all or nothing.
+ * Sets the post's shown state (feeds.ts), answers its cards and unfurls: one command where three
+ * were. What can fail (a key of the wrong type) is read before anything is written: the script
+ * writes all or nothing.
  */
-const SHOWING_MARKED_SCRIPT = `local cards = redis.call('SMEMBERS', KEYS[1])
-local unfurls = redis.call('SMEMBERS', KEYS[3])
-${fenceLua({ job: 4, lock: 5 }, { token: 3, lockMs: 4, progress: 5 })}
-redis.call('SET', KEYS[2], ARGV[1], 'EX', ARGV[2])
+const SHOWING_READ = `local cards = redis.call('SMEMBERS', KEYS[1])
+local unfurls = redis.call('SMEMBERS', KEYS[3])`;
+const SHOWING_WRITE = `redis.call('SET', KEYS[2], ARGV[1], 'EX', ARGV[2])
 return {cards, unfurls}`;
+const SHOWING_SCRIPT = `${SHOWING_READ}
+${SHOWING_WRITE}`;
+/** The same with a job's fenced step-log write (fence.ts) between; 0 when the job's lock is not the run's. */
+const SHOWING_MARKED_SCRIPT = `${SHOWING_READ}
+${fenceLua({ job: 4, lock: 5 }, { token: 3, lockMs: 4, progress: 5 })}
+${SHOWING_WRITE}`;
 
 declare module 'ioredis' {
   interface RedisCommander<Context> {
@@ -94,6 +95,10 @@ function parseUnfurls(members: string[]): UnfurlRef[] {
 
 const unfurlMember = (ref: UnfurlRef) => `${ref.slackChannel}|${ref.ts}|${ref.url}`;
 
+function shownOf([cards, unfurls]: [string[], string[]]): PostShown {
+  return { cards: parseCards(cards), unfurls: parseUnfurls(unfurls) };
+}
+
 /** `channel|ts` members of a post's card set, oldest card first. */
 function parseCards(members: string[]): SlackMessageRef[] {
   return members
@@ -132,14 +137,15 @@ export function cardStore(redis: Redis, space: KeySpace) {
      */
     async showing(teamId: string, postId: string, state: PostState): Promise<PostShown> {
       const k = keys(space, teamId);
-      const [cards, unfurls] = await scripted.postShowing(
-        k.postCards(postId),
-        k.postState(postId),
-        k.postUnfurls(postId),
-        JSON.stringify(state),
-        TTL_SECONDS,
+      return shownOf(
+        await scripted.postShowing(
+          k.postCards(postId),
+          k.postState(postId),
+          k.postUnfurls(postId),
+          JSON.stringify(state),
+          TTL_SECONDS,
+        ),
       );
-      return { cards: parseCards(cards), unfurls: parseUnfurls(unfurls) };
     },
     /**
      * `showing`, and in the same script a job's fenced step-log write (fence.ts): one round trip
@@ -165,9 +171,7 @@ export function cardStore(redis: Redis, space: KeySpace) {
         fence.lockMs,
         fence.progress,
       );
-      if (answer === 0) return undefined;
-      const [cards, unfurls] = answer;
-      return { cards: parseCards(cards), unfurls: parseUnfurls(unfurls) };
+      return answer === 0 ? undefined : shownOf(answer);
     },
     /** Remembers that the bot unfurled a link to a post on a Slack message (to update it in place). */
     async rememberUnfurl(teamId: string, postId: string, ref: UnfurlRef): Promise<void> {

@@ -33,6 +33,13 @@ describe('cardStore.showing', () => {
     expect(await redis.ttl(keys(space, 'T1').postState('pst_1'))).toBeGreaterThan(80 * 24 * 3600);
   });
 
+  it('writes nothing when it fails (a card set of the wrong type)', async () => {
+    const cards = cardStore(redis, space);
+    await redis.set(keys(space, 'T8').postCards('pst_8'), 'not a set');
+    await expect(cards.showing('T8', 'pst_8', state)).rejects.toThrow(/WRONGTYPE/);
+    expect(await feedStore(redis, space).postState('T8', 'pst_8')).toBeUndefined();
+  });
+
   it('remembers the state of a post with no cards, and answers none', async () => {
     const cards = cardStore(redis, space);
     expect(await cards.showing('T2', 'pst_9', { ...state, resolved: false })).toEqual({
