@@ -20,6 +20,7 @@ import { findOnPath, startPrivateRedis } from '../src/sandbox/redis.ts';
 import { startSlackStandIn } from '../src/sandbox/slack/index.ts';
 import { connectRedis } from '../src/store/redis.ts';
 import {
+  botEnv,
   cpuMs,
   freePort,
   machineLine,
@@ -76,17 +77,10 @@ interface Idle {
 }
 
 function env(port: number): Record<string, string> {
-  return {
-    SLACK_SIGNING_SECRET: 'bench-secret',
-    SLACK_BOT_TOKEN: 'xoxb-test-bench',
-    SLACK_BOT_USER_ID: 'U_BOT',
-    SLACK_API_URL: slack.url,
-    COLLAB_API_URL: emulator.url,
-    COLLAB_API_KEY: emulator.apiKey,
-    REDIS_URL: redisServer.url,
-    QUEUE_PREFIX: `idle-${port}`,
-    PORT: String(port),
-  };
+  return botEnv(
+    { slackUrl: slack.url, emulator, redisUrl: redisServer.url, prefix: `idle-${port}` },
+    { PORT: String(port) },
+  );
 }
 
 async function measure(role: 'worker' | 'web'): Promise<Idle> {

@@ -41,6 +41,7 @@ import { findOnPath, startPrivateRedis } from '../src/sandbox/redis.ts';
 import { startSlackStandIn } from '../src/sandbox/slack/index.ts';
 import { connectRedis, whenReady } from '../src/store/redis.ts';
 import {
+  botEnv,
   cpuMs,
   machineLine,
   parseRuntime,
@@ -128,22 +129,17 @@ function settings(prefix: string) {
 }
 
 function workerEnv(prefix: string, concurrency: number): Record<string, string> {
-  return {
-    SLACK_SIGNING_SECRET: 'bench-secret',
-    SLACK_BOT_TOKEN: 'xoxb-test-bench',
-    SLACK_BOT_USER_ID: 'U_BOT',
-    SLACK_API_URL: slack.url,
-    COLLAB_API_URL: emulator.url,
-    COLLAB_API_KEY: emulator.apiKey,
-    REDIS_URL: redisServer.url,
-    QUEUE_PREFIX: prefix,
-    WORKER_CONCURRENCY: String(concurrency),
-    // The emulator has no rate limit: the budget is opened so that it measures the worker, not
-    // the service's 500 requests per 30 s (its Redis round trip per request is still paid).
-    COLLAB_RATE_LIMIT: '1000000',
-    // the worker role's /healthz server on a free port
-    PORT: '0',
-  };
+  return botEnv(
+    { slackUrl: slack.url, emulator, redisUrl: redisServer.url, prefix },
+    {
+      WORKER_CONCURRENCY: String(concurrency),
+      // The emulator has no rate limit: the budget is opened so that it measures the worker, not
+      // the service's 500 requests per 30 s (its Redis round trip per request is still paid).
+      COLLAB_RATE_LIMIT: '1000000',
+      // the worker role's /healthz server on a free port
+      PORT: '0',
+    },
+  );
 }
 
 async function fill(queue: OperationsQueue, jobs: number) {
