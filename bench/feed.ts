@@ -24,7 +24,7 @@ import { type RunningBot, startBot } from '../src/runtime.ts';
 import { type Emulator, startEmulator } from '../src/sandbox/emulator/index.ts';
 import { startSlackStandIn } from '../src/sandbox/slack/index.ts';
 import { connectRedis, deleteKeys, whenReady } from '../src/store/redis.ts';
-import { machineLine } from './lib/process.ts';
+import { botEnv, machineLine } from './lib/process.ts';
 import { round, type Summary, summarize } from './lib/stats.ts';
 
 const { values } = parseArgs({
@@ -56,20 +56,15 @@ interface Row {
 }
 
 function env(prefix: string, emulator: Emulator, slackUrl: string): Record<string, string> {
-  return {
-    SLACK_SIGNING_SECRET: 'bench-secret',
-    SLACK_BOT_TOKEN: 'xoxb-bench',
-    SLACK_BOT_USER_ID: 'U_BOT',
-    SLACK_API_URL: slackUrl,
-    COLLAB_API_URL: emulator.url,
-    COLLAB_API_KEY: emulator.apiKey,
-    REDIS_URL,
-    QUEUE_PREFIX: prefix,
-    ROLE: 'worker',
-    PORT: '0',
-    LOG_LEVEL: 'silent',
-    FEED_POLL_INTERVAL_MS: String(24 * 3600_000),
-  };
+  return botEnv(
+    { slackUrl, emulator, redisUrl: REDIS_URL, prefix },
+    {
+      ROLE: 'worker',
+      PORT: '0',
+      LOG_LEVEL: 'silent',
+      FEED_POLL_INTERVAL_MS: String(24 * 3600_000),
+    },
+  );
 }
 
 async function main() {

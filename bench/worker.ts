@@ -5,7 +5,7 @@
  *
  *   npm run bench:worker -- [--jobs 4000] [--concurrency 1,4,16,64] [--processes 1,2,4]
  *                           [--runtime tsx|js] [--overhead 1000] [--prof DIR] [--no-write]
- *                           [--rounds 10] [--trips-only]
+ *                           [--rounds 10] [--trips-only] [--node-options '--max-semi-space-size=32']
  *
  * 1. throughput: `--jobs` resolvePost operations are enqueued (paused queue), N worker processes
  *    (`src/main.ts --role=worker`, real processors) start, the queue resumes, and the clock runs
@@ -24,6 +24,8 @@
  * 4. Redis commands per operation: `INFO commandstats` deltas of the enqueue and of the worker
  *    phase of a throughput run (commands run inside Lua scripts included), and client round trips
  *    (MONITOR, scripts' inner commands excluded) against the floor of one round trip per enqueue.
+ * `--node-options` are given to both workers, the bot's and the floor's (the driver keeps Node's
+ * defaults), so that a runtime setting is compared like with like.
  * Results are appended to BENCHMARKS.md.
  */
 import { type ChildProcess, fork } from 'node:child_process';
@@ -39,6 +41,7 @@ import { findOnPath, startPrivateRedis } from '../src/sandbox/redis.ts';
 import { startSlackStandIn } from '../src/sandbox/slack/index.ts';
 import { connectRedis, whenReady } from '../src/store/redis.ts';
 import {
+  botEnv,
   cpuMs,
   machineLine,
   parseRuntime,
@@ -64,6 +67,8 @@ const { values } = parseArgs({
     'trips-only': { type: 'boolean', default: false },
     /** interleaved rounds of the bot's worker and its floor (the share of the floor); 0: none */
     rounds: { type: 'string', default: '10' },
+    /** Node flags of both workers, the bot's and the floor's (e.g. '--max-semi-space-size=32') */
+    'node-options': { type: 'string', default: '' },
   },
 });
 const JOBS = Number(values.jobs);
@@ -72,7 +77,9 @@ const PROCESSES = values.processes.split(',').map(Number);
 const RUNTIME: Runtime = parseRuntime(values.runtime);
 const OVERHEAD_OPS = Number(values.overhead);
 const ROUNDS = Math.max(0, Number(values.rounds));
-const NODE_ARGS = values.prof ? ['--cpu-prof', '--cpu-prof-dir', values.prof] : [];
+/** Node flags of both workers (experiments: a GC setting, a heap cap), so that they stay alike */
+const NODE_OPTIONS = values['node-options'].split(' ').filter(Boolean);
+const NODE_ARGS = [...NODE_OPTIONS, ...(values.prof ? ['--cpu-prof', '--cpu-prof-dir', values.prof] : [])];
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
 const binary = findOnPath('redis-server');
@@ -122,22 +129,17 @@ function settings(prefix: string) {
 }
 
 function workerEnv(prefix: string, concurrency: number): Record<string, string> {
-  return {
-    SLACK_SIGNING_SECRET: 'bench-secret',
-    SLACK_BOT_TOKEN: 'xoxb-test-bench',
-    SLACK_BOT_USER_ID: 'U_BOT',
-    SLACK_API_URL: slack.url,
-    COLLAB_API_URL: emulator.url,
-    COLLAB_API_KEY: emulator.apiKey,
-    REDIS_URL: redisServer.url,
-    QUEUE_PREFIX: prefix,
-    WORKER_CONCURRENCY: String(concurrency),
-    // The emulator has no rate limit: the budget is opened so that it measures the worker, not
-    // the service's 500 requests per 30 s (its Redis round trip per request is still paid).
-    COLLAB_RATE_LIMIT: '1000000',
-    // the worker role's /healthz server on a free port
-    PORT: '0',
-  };
+  return botEnv(
+    { slackUrl: slack.url, emulator, redisUrl: redisServer.url, prefix },
+    {
+      WORKER_CONCURRENCY: String(concurrency),
+      // The emulator has no rate limit: the budget is opened so that it measures the worker, not
+      // the service's 500 requests per 30 s (its Redis round trip per request is still paid).
+      COLLAB_RATE_LIMIT: '1000000',
+      // the worker role's /healthz server on a free port
+      PORT: '0',
+    },
+  );
 }
 
 async function fill(queue: OperationsQueue, jobs: number) {
@@ -513,8 +515,8 @@ async function full() {
   const report = [
     `### Worker throughput, scaling, queue overhead, Redis commands — ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC`,
     '',
-    `Machine: ${machine}. Runtime of the workers: ${RUNTIME === 'js' ? 'node dist/main.js (built)' : 'node --import tsx src/main.ts'}. Emulator (zero latency), Slack stand-in and the driver share this process; Redis ${binary} of the benchmark's own, no persistence.`,
-    `Command: \`npm run bench:worker -- --jobs ${JOBS} --concurrency ${CONCURRENCIES.join(',')} --processes ${PROCESSES.join(',')} --runtime ${RUNTIME} --overhead ${OVERHEAD_OPS}${ROUNDS === 10 ? '' : ` --rounds ${ROUNDS}`}\``,
+    `Machine: ${machine}. Runtime of the workers: ${RUNTIME === 'js' ? 'node dist/main.js (built)' : 'node --import tsx src/main.ts'}; Node flags of both, the bot's and the floor's: ${NODE_OPTIONS.length > 0 ? NODE_OPTIONS.join(' ') : 'none'}. Emulator (zero latency), Slack stand-in and the driver share this process; Redis ${binary} of the benchmark's own, no persistence.`,
+    `Command: \`npm run bench:worker -- --jobs ${JOBS} --concurrency ${CONCURRENCIES.join(',')} --processes ${PROCESSES.join(',')} --runtime ${RUNTIME} --overhead ${OVERHEAD_OPS}${ROUNDS === 10 ? '' : ` --rounds ${ROUNDS}`}${NODE_OPTIONS.length > 0 ? ` --node-options='${NODE_OPTIONS.join(' ')}'` : ''}\``,
     `Operation: resolvePost through the real processor (API call, step log, outcome to response_url).`,
     '',
     '| worker | worker processes | concurrency | jobs | failed | ops/s (all) | ops/s per process | enqueues/s | Redis cmds per enqueue (incl. in scripts) | Redis cmds per op in the worker (incl. in scripts) | worker RSS idle MB | worker RSS peak MB | CPU ms per op: worker / Redis / driver |',

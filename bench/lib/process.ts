@@ -41,6 +41,27 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/**
+ * The configuration of a bot process in a benchmark: the Slack stand-in, the emulator and a
+ * Redis of the benchmark's, under its own queue prefix; `extra` adds or replaces variables.
+ */
+export function botEnv(
+  at: { slackUrl: string; emulator: { url: string; apiKey: string }; redisUrl: string; prefix: string },
+  extra: Record<string, string> = {},
+): Record<string, string> {
+  return {
+    SLACK_SIGNING_SECRET: 'bench-secret',
+    SLACK_BOT_TOKEN: 'xoxb-test-bench',
+    SLACK_BOT_USER_ID: 'U_BOT',
+    SLACK_API_URL: at.slackUrl,
+    COLLAB_API_URL: at.emulator.url,
+    COLLAB_API_KEY: at.emulator.apiKey,
+    REDIS_URL: at.redisUrl,
+    QUEUE_PREFIX: at.prefix,
+    ...extra,
+  };
+}
+
 /** Forks an entry; resolves once `/slack/events` answers. */
 export async function startChild(
   entry: string,
