@@ -1,7 +1,8 @@
 /**
  * The floor of the worker, for bench:worker: a bare BullMQ worker in a process of its own doing
  * exactly the bot's resolvePost work — one POST to the service, one POST to the job's
- * response_url — and nothing else (no step log, store, caches, card lookups, metrics, budget).
+ * response_url, with the bodies the bot sends — and nothing else (no step log, store, caches,
+ * card lookups, rendering, metrics, budget).
  * Tells its parent `ready` over IPC once it takes jobs.
  */
 import { Worker } from 'bullmq';
@@ -35,13 +36,23 @@ const worker = new Worker(
   QUEUE_NAME,
   async (job) => {
     const data = job.data as { origin: { responseUrl: string }; post: { id: string } };
-    await collab.resolvePost(data.post.id, { content_markdown: '_Resolved from Slack_' });
+    // The same requests as the bot's, byte for byte in shape: the service and Slack do the same
+    // work for both (the attribution and the outcome with its link, without the bot's rendering).
+    const post = await collab.resolvePost(data.post.id, {
+      content_markdown: '_Resolved from Slack by Ada Lovelace_',
+    });
+    const text = `:white_check_mark: Resolved <${post.url ?? ''}|${post.title ?? post.id}>`;
     const url = new URL(data.origin.responseUrl);
     const res = await poolFor(url.origin).request({
       method: 'POST',
       path: url.pathname,
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ replace_original: true, text: 'Resolved.' }),
+      body: JSON.stringify({
+        response_type: 'ephemeral',
+        replace_original: true,
+        text,
+        blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }],
+      }),
     });
     await res.body.text();
   },
