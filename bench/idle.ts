@@ -9,7 +9,7 @@
  * After `--settle` seconds of start-up, over `--seconds`: CPU time of each process (all its
  * threads) as a share of one core, its main thread's wake-ups per second (voluntary context
  * switches: each sleep of the event loop that something ended), and Redis commands per second
- * (INFO commandstats; both processes together, then each alone).
+ * (INFO commandstats). One process at a time, the worker first.
  * Results are appended to BENCHMARKS.md.
  */
 import type { ChildProcess } from 'node:child_process';
@@ -19,6 +19,7 @@ import { startEmulator } from '../src/sandbox/emulator/index.ts';
 import { findOnPath, startPrivateRedis } from '../src/sandbox/redis.ts';
 import { startSlackStandIn } from '../src/sandbox/slack/index.ts';
 import { connectRedis } from '../src/store/redis.ts';
+import { commandCalls } from './lib/commandStats.ts';
 import {
   botEnv,
   cpuMs,
@@ -60,12 +61,10 @@ async function wakeUps(pid: number | undefined): Promise<number> {
   return Number(/^voluntary_ctxt_switches:\s+(\d+)/m.exec(status)?.[1] ?? 0);
 }
 
+/** Redis commands so far, but for the INFO calls this benchmark makes to count them. */
 async function redisCalls(): Promise<number> {
-  const info = await admin.info('commandstats');
   let calls = 0;
-  for (const match of info.matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)) {
-    if (match[1] !== 'info') calls += Number(match[2]);
-  }
+  for (const [name, n] of commandCalls(await admin.info('commandstats'))) if (name !== 'info') calls += n;
   return calls;
 }
 
@@ -100,7 +99,6 @@ async function measure(role: 'worker' | 'web'): Promise<Idle> {
       role,
       cpuPercent: ((cpu1 ?? 0) - (cpu0 ?? 0)) / (seconds * 10),
       wakeUpsPerSecond: (wake1 - wake0) / seconds,
-      // less this process's own two INFO calls
       redisPerSecond: (calls1 - calls0) / seconds,
     };
   } finally {

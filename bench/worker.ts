@@ -40,6 +40,7 @@ import { startEmulator } from '../src/sandbox/emulator/index.ts';
 import { findOnPath, startPrivateRedis } from '../src/sandbox/redis.ts';
 import { startSlackStandIn } from '../src/sandbox/slack/index.ts';
 import { connectRedis, whenReady } from '../src/store/redis.ts';
+import { commandCalls } from './lib/commandStats.ts';
 import {
   botEnv,
   cpuMs,
@@ -103,10 +104,7 @@ const origin = (i: number): Origin => ({
 
 /** Total calls per command from INFO commandstats. */
 async function commandStats(): Promise<Map<string, number>> {
-  const info = await admin.info('commandstats');
-  const stats = new Map<string, number>();
-  for (const match of info.matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)) stats.set(match[1]!, Number(match[2]));
-  return stats;
+  return commandCalls(await admin.info('commandstats'));
 }
 
 function delta(before: Map<string, number>, after: Map<string, number>, ops: number) {

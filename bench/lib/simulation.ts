@@ -20,6 +20,7 @@ import { type Emulator, startEmulator } from '../../src/sandbox/emulator/index.t
 import { createBudget } from '../../src/store/budget.ts';
 import { createPollSchedule, type DuePoll, pollKeys } from '../../src/store/pollSchedule.ts';
 import type { Redis } from '../../src/store/redis.ts';
+import { commandCalls } from './commandStats.ts';
 
 export interface SimulationOptions {
   redis: Redis;
@@ -124,12 +125,6 @@ export function percentile(sorted: number[], p: number): number {
 
 async function info(redis: Redis, section: string): Promise<string> {
   return redis.info(section);
-}
-
-function commandCalls(text: string): Map<string, number> {
-  const stats = new Map<string, number>();
-  for (const m of text.matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)) stats.set(m[1]!, Number(m[2]));
-  return stats;
 }
 
 function field(text: string, name: string): number {
