@@ -4,7 +4,7 @@
  * port, nothing kept on disk), so other users of 127.0.0.1:6379 neither disturb nor see it.
  *
  *   npm run bench:worker -- [--jobs 4000] [--concurrency 1,4,16,64] [--processes 1,2,4]
- *                           [--runtime tsx|js] [--overhead 1000] [--prof DIR] [--no-write]
+ *                           [--runtime tsx|js] [--overhead 1000] [--prof DIR] [--heap DIR] [--no-write]
  *                           [--rounds 10] [--trips-only] [--node-options '--max-semi-space-size=32']
  *
  * 1. throughput: `--jobs` resolvePost operations are enqueued (paused queue), N worker processes
@@ -24,13 +24,17 @@
  * 4. Redis commands per operation: `INFO commandstats` deltas of the enqueue and of the worker
  *    phase of a throughput run (commands run inside Lua scripts included), and client round trips
  *    (MONITOR, scripts' inner commands excluded) against the floor of one round trip per enqueue.
+ * `--prof DIR` has every worker process write a CPU profile there; `--heap DIR` a sampling heap
+ * profile that keeps what garbage collection took (bench/lib/heapSampler.mjs): what a worker
+ * allocates per operation.
  * `--node-options` are given to both workers, the bot's and the floor's (the driver keeps Node's
  * defaults), so that a runtime setting is compared like with like.
  * Results are appended to BENCHMARKS.md.
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { appendFile } from 'node:fs/promises';
+import { appendFile, mkdir } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Worker } from 'bullmq';
 import { createCollabClient } from '../src/collab/client.ts';
@@ -63,6 +67,8 @@ const { values } = parseArgs({
     overhead: { type: 'string', default: '1000' },
     /** a directory: the worker processes write CPU profiles there (node --cpu-prof) */
     prof: { type: 'string' },
+    /** a directory: the worker processes write sampling heap profiles there (heapSampler.mjs) */
+    heap: { type: 'string' },
     'no-write': { type: 'boolean', default: false },
     /** only the round trips per operation (bot and floor), nothing written */
     'trips-only': { type: 'boolean', default: false },
@@ -80,7 +86,14 @@ const OVERHEAD_OPS = Number(values.overhead);
 const ROUNDS = Math.max(0, Number(values.rounds));
 /** Node flags of both workers (experiments: a GC setting, a heap cap), so that they stay alike */
 const NODE_OPTIONS = values['node-options'].split(' ').filter(Boolean);
-const NODE_ARGS = [...NODE_OPTIONS, ...(values.prof ? ['--cpu-prof', '--cpu-prof-dir', values.prof] : [])];
+const HEAP_SAMPLER = new URL('./lib/heapSampler.mjs', import.meta.url);
+if (values.heap) HEAP_SAMPLER.searchParams.set('dir', resolve(values.heap));
+const NODE_ARGS = [
+  ...NODE_OPTIONS,
+  ...(values.prof ? ['--cpu-prof', '--cpu-prof-dir', values.prof] : []),
+  ...(values.heap ? ['--import', HEAP_SAMPLER.href] : []),
+];
+if (values.heap) await mkdir(values.heap, { recursive: true });
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
 const binary = findOnPath('redis-server');
