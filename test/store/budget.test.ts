@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCollabClient } from '../../src/collab/client.ts';
 import { isCollabError } from '../../src/collab/errors.ts';
 import { type Emulator, startEmulator } from '../../src/sandbox/emulator/index.ts';
-import { type BudgetSettings, createBudget, type HostBudget } from '../../src/store/budget.ts';
+import { type BudgetSettings, budgetKeys, createBudget, type HostBudget } from '../../src/store/budget.ts';
 import { deleteKeys, type Redis, whenReady } from '../../src/store/redis.ts';
 import { connectTestRedis, testSpace } from '../support/redisTarget.ts';
 
@@ -163,7 +163,7 @@ describe('request budget per service host', () => {
     const settings = { limit: 640, maxWaitMs: 10 * WINDOW };
     const taken: { lane: string; at: number }[] = [];
     const [a, b] = [await client(settings, clock, taken), await client(settings, clock, taken)];
-    const log = `${prefix}:budget:{${HOST}}:log`;
+    const log = budgetKeys(testSpace(prefix), HOST).log;
     let quiet: string[] = [];
     for (let batch = 0; batch < 60; batch++) {
       // 40 requests at once from each of two processes, 20 ms apart: far more than the window allows.
@@ -195,7 +195,7 @@ describe('request budget per service host', () => {
     const clock = fakeClock(0);
     const taken: { lane: string; at: number }[] = [];
     const budget = await client({ limit: 640 }, clock, taken);
-    const log = `${prefix}:budget:{${HOST}}:log`;
+    const log = budgetKeys(testSpace(prefix), HOST).log;
     // A steady stream, one request a millisecond: the process leases ten turns at a time.
     for (let i = 0; i < 20; i++) {
       clock.set(i);
