@@ -18,7 +18,7 @@ import type { BudgetLane } from '../collab/budget.ts';
 import { type CollabError, isCollabError } from '../collab/errors.ts';
 import { type Logger, lazyChild } from '../logger.ts';
 import { FAILED_CLAIM_TTL } from '../operations/queue.ts';
-import { isOperation, type JobData, type Origin } from '../operations/schemas.ts';
+import { isOperation, type JobData, type Origin, type PostRef } from '../operations/schemas.ts';
 import { QUEUE_NAME } from '../operations/shards.ts';
 import { describeOperation } from '../render/operationWords.ts';
 import type { HostBudget } from '../store/budget.ts';
@@ -31,6 +31,7 @@ import { humanError, isPersonsMistake, isUserError, isWaitTurn, retryCause } fro
 import { POLL_DEDUPLICATION } from './pollDispatch.ts';
 import { DEFAULT_POLLING, type PollingSettings } from './polling.ts';
 import { POLL_OPERATIONS, type Schedules } from './schedules.ts';
+import { doneInService } from './stalledLookUp.ts';
 import {
   type FenceSettings,
   finalTold,
@@ -437,7 +438,6 @@ function tellStalled(scope: WorkerScope, job: Job): void {
     }
     return;
   }
-  void rememberOutcome(scope, origin, job.name, 'failed', 'the worker stopped while running it');
   // Steps that ended or may have taken effect: part of it may be done, so no plain "try again".
   // An operation sent outside the log leaves no mark of its send: a run that stalled may have sent it.
   const partly =
@@ -447,10 +447,42 @@ function tellStalled(scope: WorkerScope, job: Job): void {
   const text = partly
     ? `:warning: Could not finish: the worker stopped while running it, and it may have gone through (${describeOperation(job.name)}). Check before trying again.`
     : `:warning: Could not ${describeOperation(job.name)}: the worker stopped while running it. Try again.`;
-  void scope.deps.workspaces.get(origin.teamId).then((ws) => {
-    if (!ws) return;
-    void createOutcomes(ws.slack, scope.logger, scope.now).deliver(origin, { text });
-  });
+  void scope.deps.workspaces
+    .get(origin.teamId)
+    .then(async (ws) => {
+      if (!ws) {
+        await rememberOutcome(scope, origin, job.name, 'failed', 'the worker stopped while running it');
+        return;
+      }
+      // Sent outside the log: the service may show it done (stalledLookUp.ts), and then it is told so.
+      const done = SENT_OUTSIDE_LOG.has(job.name)
+        ? await doneInService(
+            {
+              collab: ws.collab.scoped({
+                lane: 'person',
+                teamId: origin.teamId,
+                maxWaitMs: BUDGET_WAIT_MS.person,
+              }),
+              store: scope.deps.store,
+              teamId: origin.teamId,
+              logger: scope.logger.child({ jobId: job.id, operation: job.name }),
+            },
+            job.name,
+            job.data as { post?: PostRef },
+          )
+        : undefined;
+      const outcomes = createOutcomes(ws.slack, scope.logger, scope.now);
+      if (done) {
+        await rememberOutcome(scope, origin, job.name, 'completed');
+        await outcomes.deliver(origin, done, { replaceOriginal: replacesAck(origin) });
+        return;
+      }
+      await rememberOutcome(scope, origin, job.name, 'failed', 'the worker stopped while running it');
+      await outcomes.deliver(origin, { text });
+    })
+    .catch((error: unknown) =>
+      scope.logger.warn({ err: error, jobId: job.id }, 'could not tell a stalled-out job'),
+    );
 }
 
 /**
