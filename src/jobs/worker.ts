@@ -473,7 +473,15 @@ function tellStalled(scope: WorkerScope, job: Job): void {
   void scope.deps.workspaces
     .get(origin.teamId)
     .then(async (ws) => {
-      if (ws && SENT_OUTSIDE_LOG.has(job.name) && (await doneInService(scope, job, origin, ws))) {
+      const done =
+        ws !== undefined &&
+        SENT_OUTSIDE_LOG.has(job.name) &&
+        (await doneInService(scope, job, origin, ws).catch((error: unknown) => {
+          scope.logger.warn({ err: error, jobId: job.id }, 'stalled-out job: could not show it done');
+          // Its telling had begun (marked in the log): nothing else may be told.
+          return finalTold(readLog(job));
+        }));
+      if (done) {
         await rememberOutcome(scope, origin, job.name, 'completed');
         return;
       }

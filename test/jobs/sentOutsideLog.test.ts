@@ -92,6 +92,15 @@ describe('an operation sent outside the step log', () => {
     expect(blockText(changed[0]?.args.blocks)).toContain('*Resolved* by *Ada Lovelace* via Slack');
   });
 
+  it('that stalled out, found done but its cards unreadable, is told it may have gone through', async () => {
+    const { post } = openPost('a post resolved, its cards unreadable when the stall is told');
+    // The post's card set holds a string: showing the change fails (WRONGTYPE) before any telling.
+    const { text } = await stalledOut('resolvePost', post.id, () =>
+      h.bot.store.redis.set(keys({ prefix: h.prefix }, TEAM).postCards(post.id), 'not a set'),
+    );
+    expect(text).toContain('may have gone through');
+  });
+
   it('that stalled out, the service showing it reopened, is told it was reopened', async () => {
     const { org, post } = openPost('a post reopened by a run that then stalled out');
     org.resolvePost(org.authorOf([...org.members.values()].find((m) => !m.is_deactivated)!), post.id, {});
