@@ -18,20 +18,26 @@ import type { BudgetLane } from '../collab/budget.ts';
 import { type CollabError, isCollabError } from '../collab/errors.ts';
 import { type Logger, lazyChild } from '../logger.ts';
 import { FAILED_CLAIM_TTL } from '../operations/queue.ts';
-import { isOperation, type JobData, type Origin, type PostRef } from '../operations/schemas.ts';
+import { isOperation, type JobData, type Origin } from '../operations/schemas.ts';
 import { QUEUE_NAME } from '../operations/shards.ts';
 import { describeOperation } from '../render/operationWords.ts';
 import type { HostBudget } from '../store/budget.ts';
 import type { Store } from '../store/index.ts';
 import { type Redis, waitReplicas } from '../store/redis.ts';
-import { NOT_CONNECTED, type Workspaces } from '../workspaces/workspaces.ts';
+import { NOT_CONNECTED, type Workspace, type Workspaces } from '../workspaces/workspaces.ts';
 import type { ProcessorContext, ProcessorFeatures, Processors } from './context.ts';
-import { createOutcomes, replacesAck, TOLD_MESSAGE_STEP, type ToldMessage } from './delivery.ts';
+import {
+  createOutcomes,
+  type Outcomes,
+  replacesAck,
+  TOLD_MESSAGE_STEP,
+  type ToldMessage,
+} from './delivery.ts';
 import { humanError, isPersonsMistake, isUserError, isWaitTurn, retryCause } from './errors.ts';
 import { POLL_DEDUPLICATION } from './pollDispatch.ts';
 import { DEFAULT_POLLING, type PollingSettings } from './polling.ts';
 import { POLL_OPERATIONS, type Schedules } from './schedules.ts';
-import { doneInService } from './stalledLookUp.ts';
+import { showDoneInService } from './stalledLookUp.ts';
 import {
   type FenceSettings,
   finalTold,
@@ -200,30 +206,10 @@ async function runJob(scope: WorkerScope, job: Job, token?: string): Promise<voi
   const workspace = await deps.workspaces.get(teamId);
   const outcomes = workspace ? createOutcomes(workspace.slack, logger, now) : undefined;
   if (!workspace || !outcomes) return refuseWithoutWorkspace(scope, job, teamId, origin);
-  const lane = laneOf(origin);
   let sentLanded = false;
-  const ctx: ProcessorContext = {
-    job,
-    teamId,
-    // Every request of the job counts in its lane of the request budget, for its workspace.
-    collab: workspace.collab.scoped({ lane, teamId, maxWaitMs: BUDGET_WAIT_MS[lane] }),
-    slack: workspace.slack,
-    store: deps.store,
-    outcomes,
-    schedules: deps.schedules,
-    polling: deps.polling ?? DEFAULT_POLLING,
-    pollStretch: async () => {
-      const host = workspace.collabHost;
-      return deps.budget && host ? (await deps.budget.status(host)).stretch : 1;
-    },
-    once: steps.once,
-    logger: jobLogger,
-    isRerun: job.attemptsStarted > 1 || job.stalledCounter > 0,
-    sentLanded: () => {
-      sentLanded = true;
-    },
-    features: deps.features,
-  };
+  const ctx = contextOf(scope, { job, teamId, origin, workspace, outcomes, steps, logger: jobLogger }, () => {
+    sentLanded = true;
+  });
   try {
     // The processor registry is keyed by operation; the cast ties the two together.
     const run = deps.processors[operation] as (d: typeof data, c: ProcessorContext) => Promise<void>;
@@ -231,6 +217,43 @@ async function runJob(scope: WorkerScope, job: Job, token?: string): Promise<voi
   } catch (error) {
     await onFailure(scope, { job, token, origin, ctx, steps, sentLanded }, error);
   }
+}
+
+/** What a run of a job works with. */
+interface RunParts {
+  job: Job;
+  teamId: string;
+  origin: Origin | undefined;
+  workspace: Workspace;
+  outcomes: Outcomes;
+  steps: StepLogOfRun;
+  logger: Logger;
+}
+
+/** A processor's context for one run: every request of the job counts in its lane of the budget, for its workspace. */
+function contextOf(scope: WorkerScope, run: RunParts, sentLanded: () => void = () => {}): ProcessorContext {
+  const { deps } = scope;
+  const { job, teamId, workspace } = run;
+  const lane = laneOf(run.origin);
+  return {
+    job,
+    teamId,
+    collab: workspace.collab.scoped({ lane, teamId, maxWaitMs: BUDGET_WAIT_MS[lane] }),
+    slack: workspace.slack,
+    store: deps.store,
+    outcomes: run.outcomes,
+    schedules: deps.schedules,
+    polling: deps.polling ?? DEFAULT_POLLING,
+    pollStretch: async () => {
+      const host = workspace.collabHost;
+      return deps.budget && host ? (await deps.budget.status(host)).stretch : 1;
+    },
+    once: run.steps.once,
+    logger: run.logger,
+    isRerun: job.attemptsStarted > 1 || job.stalledCounter > 0,
+    sentLanded,
+    features: deps.features,
+  };
 }
 
 /** Jobs a person asked for take the budget's person lane; ticks of schedules the background's. */
@@ -450,39 +473,41 @@ function tellStalled(scope: WorkerScope, job: Job): void {
   void scope.deps.workspaces
     .get(origin.teamId)
     .then(async (ws) => {
-      if (!ws) {
-        await rememberOutcome(scope, origin, job.name, 'failed', 'the worker stopped while running it');
-        return;
-      }
-      // Sent outside the log: the service may show it done (stalledLookUp.ts), and then it is told so.
-      const done = SENT_OUTSIDE_LOG.has(job.name)
-        ? await doneInService(
-            {
-              collab: ws.collab.scoped({
-                lane: 'person',
-                teamId: origin.teamId,
-                maxWaitMs: BUDGET_WAIT_MS.person,
-              }),
-              store: scope.deps.store,
-              teamId: origin.teamId,
-              logger: scope.logger.child({ jobId: job.id, operation: job.name }),
-            },
-            job.name,
-            job.data as { post?: PostRef },
-          )
-        : undefined;
-      const outcomes = createOutcomes(ws.slack, scope.logger, scope.now);
+      const done =
+        ws !== undefined &&
+        SENT_OUTSIDE_LOG.has(job.name) &&
+        (await doneInService(scope, job, origin, ws).catch((error: unknown) => {
+          scope.logger.warn({ err: error, jobId: job.id }, 'stalled-out job: could not show it done');
+          // Its telling had begun (marked in the log): nothing else may be told.
+          return finalTold(readLog(job));
+        }));
       if (done) {
         await rememberOutcome(scope, origin, job.name, 'completed');
-        await outcomes.deliver(origin, done, { replaceOriginal: replacesAck(origin) });
         return;
       }
       await rememberOutcome(scope, origin, job.name, 'failed', 'the worker stopped while running it');
-      await outcomes.deliver(origin, { text });
+      if (ws) await createOutcomes(ws.slack, scope.logger, scope.now).deliver(origin, { text });
     })
     .catch((error: unknown) =>
       scope.logger.warn({ err: error, jobId: job.id }, 'could not tell a stalled-out job'),
     );
+}
+
+/**
+ * A stalled-out job sent outside the log, done in the service (stalledLookUp.ts): its cards and
+ * its person hear so, through a context like a run's — without the job's lock, which no run holds.
+ */
+async function doneInService(
+  scope: WorkerScope,
+  job: Job,
+  origin: Origin,
+  workspace: Workspace,
+): Promise<boolean> {
+  const logger = scope.logger.child({ jobId: job.id, operation: job.name });
+  const outcomes = createOutcomes(workspace.slack, logger, scope.now);
+  const steps = stepLogOf(job, undefined, scope.fence, logger);
+  const ctx = contextOf(scope, { job, teamId: origin.teamId, origin, workspace, outcomes, steps, logger });
+  return showDoneInService(ctx, job.name, job.data as Parameters<typeof showDoneInService>[2]);
 }
 
 /**

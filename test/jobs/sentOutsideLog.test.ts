@@ -9,7 +9,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { keys } from '../../src/store/keys.ts';
 import { type Harness, startHarness, TEAM } from '../support/harness.ts';
-import { originOf, responseTexts, run } from './helpers.ts';
+import { appPostsWith, blockText, callsOf, originOf, responseTexts, run, unique } from './helpers.ts';
 
 const RESOLUTION = 'POST /v2/posts/{post_id}/resolution';
 
@@ -41,13 +41,13 @@ describe('an operation sent outside the step log', () => {
   const stalledOut = async (
     operation: 'resolvePost' | 'unresolvePost',
     postId: string,
-    between: () => void = () => {},
+    between: () => unknown = () => {},
   ) => {
     const origin = originOf(h);
     const { state, job } = await run(h, operation, { origin, post: { id: postId } });
     expect(state).toBe('completed');
     (job.progress as { steps: Record<string, unknown> }).steps = {};
-    between();
+    await between();
     const before = responseTexts(h, origin).length;
     const path = `/response/${origin.responseId}`;
     const told = h.slack.waitFor((c) => c.path === path && responseTexts(h, origin).length > before);
@@ -61,15 +61,44 @@ describe('an operation sent outside the step log', () => {
     };
   };
 
-  it('that stalled out, the service showing it resolved, is told it was resolved', async () => {
-    const { post } = openPost('a post resolved by a run that then stalled out');
-    const { call, text, lookUps } = await stalledOut('resolvePost', post.id);
-    // The service was asked, and its answer is the outcome a finished run would have told.
+  it('that stalled out, the service showing it resolved, updates its cards and is told it was resolved', async () => {
+    // A post made through createPost, so it has a card in Slack.
+    const title = unique('Stalled resolve');
+    const made = await run(h, 'createPost', {
+      origin: originOf(h),
+      channel: { name: 'engineering' },
+      title,
+      content: title,
+    });
+    expect(made.state).toBe('completed');
+    const post = appPostsWith(h, title)[0]!;
+    const [card] = await h.bot.store.cards.cardsOfPost(TEAM, post.id);
+    const updates = () =>
+      callsOf(h, 'chat.update').filter(
+        (c) => c.args.channel === card!.slackChannel && c.args.ts === card!.ts,
+      );
+    let updatesBefore = 0;
+    const { call, text, lookUps } = await stalledOut('resolvePost', post.id, () => {
+      updatesBefore = updates().length;
+    });
+    // The service was asked, and its answer is what a finished run would have shown and told.
     expect(lookUps()).toBe(1);
     expect(text).toContain('Resolved');
-    expect(text).toContain(post.id);
+    expect(text).toContain(title);
     expect(text).not.toContain('may have gone through');
     expect(call.args.replace_original).toBe(true);
+    const changed = updates().slice(updatesBefore);
+    expect(changed).toHaveLength(1);
+    expect(blockText(changed[0]?.args.blocks)).toContain('*Resolved* by *Ada Lovelace* via Slack');
+  });
+
+  it('that stalled out, found done but its cards unreadable, is told it may have gone through', async () => {
+    const { post } = openPost('a post resolved, its cards unreadable when the stall is told');
+    // The post's card set holds a string: showing the change fails (WRONGTYPE) before any telling.
+    const { text } = await stalledOut('resolvePost', post.id, () =>
+      h.bot.store.redis.set(keys({ prefix: h.prefix }, TEAM).postCards(post.id), 'not a set'),
+    );
+    expect(text).toContain('may have gone through');
   });
 
   it('that stalled out, the service showing it reopened, is told it was reopened', async () => {
