@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import type { Job } from 'bullmq';
 import { expect } from 'vitest';
 import type { JobInput, Operation, Origin } from '../../src/operations/schemas.ts';
+import { ORG_SLUG } from '../../src/sandbox/emulator/index.ts';
 import { appHomeOpened, type RecordedCall } from '../../src/sandbox/slack/index.ts';
 import { ADA, type Harness, SLACK_CHANNEL, TEAM } from '../support/harness.ts';
 
@@ -123,4 +124,23 @@ export async function openHome(
   );
   const { blocks } = publish.args.view as { blocks: unknown };
   return { text: blockText(blocks), blocks };
+}
+
+/** A post made through createPost in #engineering, so it has a card in Slack: the post, its card, title and url. */
+export async function postWithCard(h: Harness, title = unique('Card')) {
+  const origin = originOf(h);
+  expect(
+    (await run(h, 'createPost', { origin, channel: { name: 'engineering' }, title, content: title })).state,
+  ).toBe('completed');
+  const post = appPostsWith(h, title)[0]!;
+  const [card] = await h.bot.store.cards.cardsOfPost(TEAM, post.id);
+  const url = `${h.emulator.url}/${ORG_SLUG}/posts/${post.id}`;
+  return { post, card: card!, title, url };
+}
+
+/** The chat.update calls of one card message. */
+export function updatesOf(h: Harness, card: { slackChannel: string; ts: string }): RecordedCall[] {
+  return callsOf(h, 'chat.update').filter(
+    (c) => c.args.channel === card.slackChannel && c.args.ts === card.ts,
+  );
 }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { APP_NAME, ORG_SLUG } from '../../src/sandbox/emulator/index.ts';
+import { APP_NAME } from '../../src/sandbox/emulator/index.ts';
 import { type Harness, startHarness } from '../support/harness.ts';
-import { appPostsWith, blockText, callsOf, originOf, responseTexts, run, unique } from './helpers.ts';
+import { blockText, originOf, postWithCard, responseTexts, run, updatesOf } from './helpers.ts';
 
 describe('resolvePost, unresolvePost, createComment', () => {
   let h: Harness;
@@ -10,23 +10,8 @@ describe('resolvePost, unresolvePost, createComment', () => {
   });
   afterAll(() => h.close());
 
-  /** A post made through createPost, so it has a card in Slack. */
-  async function postWithCard(title = unique('Card')) {
-    const origin = originOf(h);
-    expect(
-      (await run(h, 'createPost', { origin, channel: { name: 'engineering' }, title, content: title })).state,
-    ).toBe('completed');
-    const post = appPostsWith(h, title)[0]!;
-    const [card] = await h.bot.store.cards.cardsOfPost('T_LOCAL', post.id);
-    const url = `${h.emulator.url}/${ORG_SLUG}/posts/${post.id}`;
-    return { post, card: card!, title, url };
-  }
-
-  const updatesOf = (card: { slackChannel: string; ts: string }) =>
-    callsOf(h, 'chat.update').filter((c) => c.args.channel === card.slackChannel && c.args.ts === card.ts);
-
   it('resolves by url with a message: attributed, its card updated in place, the person told', async () => {
-    const { post, card, title, url } = await postWithCard();
+    const { post, card, title, url } = await postWithCard(h);
     const origin = originOf(h, { source: 'modal' });
     const { state } = await run(h, 'resolvePost', {
       origin,
@@ -42,7 +27,7 @@ describe('resolvePost, unresolvePost, createComment', () => {
     );
     expect(sent?.body).toEqual({ content_markdown: 'Fixed in v2\n\n_Resolved from Slack by Ada Lovelace_' });
 
-    const updates = updatesOf(card);
+    const updates = updatesOf(h, card);
     expect(updates).toHaveLength(1);
     const shown = blockText(updates[0]?.args.blocks);
     expect(shown).toContain(title);
@@ -57,7 +42,7 @@ describe('resolvePost, unresolvePost, createComment', () => {
   });
 
   it('without a message sends only who resolved it; with a comment id, that comment too', async () => {
-    const { post } = await postWithCard();
+    const { post } = await postWithCard(h);
     expect((await run(h, 'resolvePost', { origin: originOf(h), post: { id: post.id } })).state).toBe(
       'completed',
     );
@@ -79,28 +64,28 @@ describe('resolvePost, unresolvePost, createComment', () => {
   });
 
   it('a button press: the card changes in place, nothing else is said', async () => {
-    const { post, card } = await postWithCard();
+    const { post, card } = await postWithCard(h);
     const origin = originOf(h, { source: 'button', slackChannel: card.slackChannel });
     expect((await run(h, 'resolvePost', { origin, post: { id: post.id }, card })).state).toBe('completed');
-    expect(updatesOf(card)).toHaveLength(1);
+    expect(updatesOf(h, card)).toHaveLength(1);
     expect(responseTexts(h, origin)).toEqual([]);
   });
 
   it('updates a card it had not remembered (the one acted on), and remembers it', async () => {
-    const { post } = await postWithCard();
+    const { post } = await postWithCard(h);
     const posted = await fetchPostMessage(h, 'C_OTHER', 'an old card');
     const card = { slackChannel: 'C_OTHER', ts: posted };
     expect((await run(h, 'unresolvePost', { origin: originOf(h), post: { id: post.id }, card })).state).toBe(
       'completed',
     );
-    const update = updatesOf(card);
+    const update = updatesOf(h, card);
     expect(update).toHaveLength(1);
     expect(blockText(update[0]?.args.blocks)).toContain('Reopened by *Ada Lovelace* via Slack');
     expect(await h.bot.store.cards.cardsOfPost('T_LOCAL', post.id)).toContainEqual(card);
   });
 
   it('reopens, and forgets a card whose message is gone', async () => {
-    const { post, card, url, title } = await postWithCard();
+    const { post, card, url, title } = await postWithCard(h);
     await run(h, 'resolvePost', { origin: originOf(h), post: { id: post.id } });
     h.slack.failNext('chat.update', 'message_not_found');
     const origin = originOf(h);
@@ -121,7 +106,7 @@ describe('resolvePost, unresolvePost, createComment', () => {
   });
 
   it('comments as the person, as a reply to a comment, remembers the Slack reply, updates the card', async () => {
-    const { post, card, url, title } = await postWithCard();
+    const { post, card, url, title } = await postWithCard(h);
     const parent = h.emulator.org().actAs(memberOf(h, 'grace@example.com')).createComment(post.id, {
       content_markdown: 'Question?',
     });
@@ -143,12 +128,12 @@ describe('resolvePost, unresolvePost, createComment', () => {
       postId: post.id,
       commentId: mine?.id,
     });
-    expect(blockText(updatesOf(card).at(-1)?.args.blocks)).toContain('2 comments');
+    expect(blockText(updatesOf(h, card).at(-1)?.args.blocks)).toContain('2 comments');
     expect(responseTexts(h, origin)).toEqual([`:white_check_mark: Comment added to <${url}|${title}>`]);
   });
 
   it('a bridged Slack reply (source event) comments quietly', async () => {
-    const { post } = await postWithCard();
+    const { post } = await postWithCard(h);
     const origin = originOf(h, { source: 'event' });
     expect(
       (await run(h, 'createComment', { origin, post: { id: post.id }, text: 'from a thread' })).state,

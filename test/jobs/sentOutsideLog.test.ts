@@ -9,7 +9,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { keys } from '../../src/store/keys.ts';
 import { type Harness, startHarness, TEAM } from '../support/harness.ts';
-import { appPostsWith, blockText, callsOf, originOf, responseTexts, run, unique } from './helpers.ts';
+import { blockText, originOf, postWithCard, responseTexts, run, unique, updatesOf } from './helpers.ts';
 
 const RESOLUTION = 'POST /v2/posts/{post_id}/resolution';
 
@@ -62,21 +62,8 @@ describe('an operation sent outside the step log', () => {
   };
 
   it('that stalled out, the service showing it resolved, updates its cards and is told it was resolved', async () => {
-    // A post made through createPost, so it has a card in Slack.
-    const title = unique('Stalled resolve');
-    const made = await run(h, 'createPost', {
-      origin: originOf(h),
-      channel: { name: 'engineering' },
-      title,
-      content: title,
-    });
-    expect(made.state).toBe('completed');
-    const post = appPostsWith(h, title)[0]!;
-    const [card] = await h.bot.store.cards.cardsOfPost(TEAM, post.id);
-    const updates = () =>
-      callsOf(h, 'chat.update').filter(
-        (c) => c.args.channel === card!.slackChannel && c.args.ts === card!.ts,
-      );
+    const { post, card, title } = await postWithCard(h, unique('Stalled resolve'));
+    const updates = () => updatesOf(h, card);
     let updatesBefore = 0;
     const { call, text, lookUps } = await stalledOut('resolvePost', post.id, () => {
       updatesBefore = updates().length;
