@@ -13,14 +13,8 @@ import { isResolved, type Post } from '../collab/schemas.ts';
 import type { CardRef, Origin, PostRef } from '../operations/schemas.ts';
 import type { ProcessorContext } from './context.ts';
 import { displayName } from './people.ts';
-import { showPostChange } from './postChange.ts';
+import { POST_CHANGES, showPostChange } from './postChange.ts';
 import { resolvePostId } from './resolveRefs.ts';
-
-/** What each operation sent outside the log leaves the post showing, and the word for it. */
-const ASKED: Record<string, { resolved: boolean; done: string }> = {
-  resolvePost: { resolved: true, done: 'Resolved' },
-  unresolvePost: { resolved: false, done: 'Reopened' },
-};
 
 /**
  * Shows and tells a stalled-out `operation` as done when the service shows it done, and answers
@@ -32,7 +26,9 @@ export async function showDoneInService(
   operation: string,
   data: { origin?: Origin; post?: PostRef; card?: CardRef },
 ): Promise<boolean> {
-  const asked = ASKED[operation];
+  const asked = Object.hasOwn(POST_CHANGES, operation)
+    ? POST_CHANGES[operation as keyof typeof POST_CHANGES]
+    : undefined;
   const { origin, post: ref } = data;
   if (!asked || !origin || !ref) return false;
   let found: Post;
