@@ -491,7 +491,14 @@ function tellStalled(scope: WorkerScope, job: Job): void {
         return;
       }
       await rememberOutcome(scope, origin, job.name, 'failed', 'the worker stopped while running it');
-      if (ws) await createOutcomes(ws.slack, scope.logger, scope.now).deliver(origin, { text });
+      // As any final failure: a slash command's note (or its retry notice) gives way to it.
+      if (ws) {
+        await createOutcomes(ws.slack, scope.logger, scope.now).deliver(
+          origin,
+          { text },
+          { replaceOriginal: replacesAck(origin) },
+        );
+      }
     })
     .catch((error: unknown) =>
       scope.logger.warn({ err: error, jobId: job.id }, 'could not tell a stalled-out job'),

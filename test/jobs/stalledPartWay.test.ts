@@ -79,12 +79,16 @@ describe('a job that stalled out part way', () => {
     return { origin, jobId, stalledOut, detach };
   }
 
-  /** The first message at the origin's response_url holding `words` (the extra run waits out a window). */
+  /**
+   * The first message at the origin's response_url holding `words` (the extra run waits out a
+   * window); like every final outcome of a slash command, it replaces the command's note.
+   */
   const toldAt = async (origin: { responseId: string }, words: string) => {
     const path = `/response/${origin.responseId}`;
     const call = await h.slack.waitFor((c) => c.path === path && String(c.args.text).includes(words), {
       timeoutMs: 30_000,
     });
+    expect(call.args.replace_original).toBe(true);
     return String(call.args.text);
   };
 
