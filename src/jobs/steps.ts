@@ -66,6 +66,8 @@ export interface StepLog {
   notifiedRetry?: true;
   /** extra runs after the last attempt, to settle a step in doubt (worker.ts) */
   settleRuns?: number;
+  /** the job stalled out part way and was given its one more run (stalledRerun.ts) */
+  stalledRerun?: true;
   /** the person was told the operation failed: no later run may do anything or tell anything */
   failedTold?: true;
   /** a send outside the log ({@link SENT_OUTSIDE_LOG}) lost its answer: it may have gone through */

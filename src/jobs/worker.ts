@@ -38,6 +38,7 @@ import { POLL_DEDUPLICATION } from './pollDispatch.ts';
 import { DEFAULT_POLLING, type PollingSettings } from './polling.ts';
 import { POLL_OPERATIONS, type Schedules } from './schedules.ts';
 import { showDoneInService } from './stalledLookUp.ts';
+import { rerunStalled, rerunsAfterStall } from './stalledRerun.ts';
 import {
   type FenceSettings,
   finalTold,
@@ -441,7 +442,10 @@ async function tellFailed(
   throw new UnrecoverableError(error instanceof Error ? error.message : String(error));
 }
 
-/** A job that stalled too often never reached onFailure: the person is told here, unless told already. */
+/**
+ * A job that stalled too often never reached onFailure: the person is told here, unless told
+ * already — or, when part of it is done or in doubt, it runs once more to finish (stalledRerun.ts).
+ */
 function tellStalled(scope: WorkerScope, job: Job): void {
   const origin = (job.data as { origin?: Origin }).origin;
   if (!origin) return;
@@ -470,9 +474,10 @@ function tellStalled(scope: WorkerScope, job: Job): void {
   const text = partly
     ? `:warning: Could not finish: the worker stopped while running it, and it may have gone through (${describeOperation(job.name)}). Check before trying again.`
     : `:warning: Could not ${describeOperation(job.name)}: the worker stopped while running it. Try again.`;
-  void scope.deps.workspaces
-    .get(origin.teamId)
-    .then(async (ws) => {
+  void rerunIfPartly(scope, job, log)
+    .then(async (again) => {
+      if (again) return;
+      const ws = await scope.deps.workspaces.get(origin.teamId);
       const done =
         ws !== undefined &&
         SENT_OUTSIDE_LOG.has(job.name) &&
@@ -486,11 +491,29 @@ function tellStalled(scope: WorkerScope, job: Job): void {
         return;
       }
       await rememberOutcome(scope, origin, job.name, 'failed', 'the worker stopped while running it');
-      if (ws) await createOutcomes(ws.slack, scope.logger, scope.now).deliver(origin, { text });
+      // As any final failure: a slash command's note (or its retry notice) gives way to it.
+      if (ws) {
+        await createOutcomes(ws.slack, scope.logger, scope.now).deliver(
+          origin,
+          { text },
+          { replaceOriginal: replacesAck(origin) },
+        );
+      }
     })
     .catch((error: unknown) =>
       scope.logger.warn({ err: error, jobId: job.id }, 'could not tell a stalled-out job'),
     );
+}
+
+/** Part of a stalled-out job is done or in doubt: it runs once more to finish (stalledRerun.ts). */
+async function rerunIfPartly(scope: WorkerScope, job: Job, log: StepLog): Promise<boolean> {
+  if (!rerunsAfterStall(job.name, log)) return false;
+  const again = await rerunStalled(job, log).catch((error: unknown) => {
+    scope.logger.warn({ err: error, jobId: job.id }, 'stalled-out job: could not run it once more');
+    return false;
+  });
+  if (again) scope.logger.info({ jobId: job.id }, 'stalled out part way: running it once more to finish it');
+  return again;
 }
 
 /**

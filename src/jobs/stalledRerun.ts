@@ -1,0 +1,47 @@
+/**
+ * One more run for a job that stalled out part way. BullMQ fails a job whose runs were stopped
+ * more often than `maxStalledCount` (a worker killed, or frozen past its lock). When its log shows
+ * part of it done or in doubt (a post created whose card was never posted, a message whose
+ * answer never came), telling the person "it may have gone through, check" leaves them the work
+ * the bot can do: the job is put back to run once more, as a last attempt in doubt is
+ * (worker.ts `settleDoubt`). That run reads the log, looks for what landed, finishes, and tells
+ * the outcome once.
+ *
+ * Once only, and only for a job with something to finish: a job whose runs kill their worker may
+ * kill one more. BullMQ keeps the job's stalled count across the retry, so a further stall fails
+ * it at once; the log's `stalledRerun` mark then has it told as before.
+ */
+import type { Job } from 'bullmq';
+import { finalTold, SENT_OUTSIDE_LOG, type StepLog, stepsInDoubt } from './steps.ts';
+
+/**
+ * The stalled-out job gets one more run: part of it is done or in doubt, nothing was told yet,
+ * and it has not had its extra run. Operations sent outside the log leave no step to finish:
+ * their stalled-out job asks the service instead (stalledLookUp.ts).
+ */
+export function rerunsAfterStall(operation: string, log: StepLog): boolean {
+  if (SENT_OUTSIDE_LOG.has(operation) || log.stalledRerun || finalTold(log)) return false;
+  return stepsInDoubt(log).length > 0 || Object.values(log.steps).some((step) => step.done);
+}
+
+/**
+ * Marks the log and moves the failed job back to wait. Answers whether it will run again; false:
+ * it stays failed, and the person is to be told so.
+ *
+ * No run holds a failed job, so the mark is written without a fence; a frozen run that wakes
+ * later finds its lock gone at its next write and stops (steps.ts).
+ */
+export async function rerunStalled(job: Job, log: StepLog): Promise<boolean> {
+  const marked: StepLog = { ...log, stalledRerun: true };
+  await job.updateProgress(marked as unknown as object);
+  try {
+    await job.retry('failed');
+    return true;
+  } catch (error) {
+    // Not in the failed set: it moved on (a retry sent again after a reconnect finds it gone,
+    // or an operator retried it). Still failed, or unknown: it will not run, the person is told.
+    const state = await job.getState().catch(() => 'unknown');
+    if (state === 'failed' || state === 'unknown') throw error;
+    return true;
+  }
+}

@@ -1,0 +1,135 @@
+/**
+ * A job that stalls out part way. Seen in the fault suite (seed 455122323): a post created and a
+ * message sent, their jobs' runs killed three times running after the send and before its answer
+ * was kept; BullMQ failed the jobs as stalled, and the people were told "it may have gone
+ * through, check before trying again" — a post without its card, a check left to the person.
+ *
+ * Here BullMQ's own stalled check fails the job: its first run sends the create and loses its
+ * lock while the answer is on its way (as when its worker is killed), the next two runs lose
+ * theirs as they start. Now such a job runs once more: it finds the post its first run created,
+ * posts the card and tells the person once. A job that stalls out again after that extra run is
+ * told as before.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Job } from 'bullmq';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { readLog } from '../../src/jobs/steps.ts';
+import type { FaultEvent } from '../../src/sandbox/emulator/index.ts';
+import { type Harness, startHarness } from '../support/harness.ts';
+import { appPostsWith, callsOf, originOf, responseTexts, unique } from './helpers.ts';
+
+const CREATE = 'POST /v2/posts';
+const STALLED = 'job stalled more than allowable limit';
+
+describe('a job that stalled out part way', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    // A 1 s lock: the stalled check runs every second. Short answer timeouts keep the window a
+    // run waits out before it looks for what an earlier run's send applied (~5 s) short.
+    h = await startHarness({
+      env: { JOB_LOCK_MS: '1000', COLLAB_CONNECT_TIMEOUT_MS: '500', COLLAB_TIMEOUT_MS: '1500' },
+    });
+  });
+  afterEach(() => h.emulator.faults.clear());
+  afterAll(() => h.close());
+
+  /**
+   * Enqueues a post whose runs all lose their lock: the first as its create reaches the service
+   * (held a moment, then applied), then every later run that is `stopped` as it starts. Answers
+   * the job id and a promise of the job's first failure as stalled (the worker's `failed` event).
+   */
+  async function createLosingRuns(text: string, stopped: (job: Job) => boolean) {
+    const origin = originOf(h);
+    h.emulator.faults.add({ route: CREATE, latencyMs: 500, times: 1 });
+    const worker = h.worker!;
+    const id = `stalled-${randomBytes(6).toString('hex')}`;
+    let jobId: string | undefined;
+    let runs = 0;
+    const lockOf = () => `${h.prefix}:${h.queue.name}:${jobId}:lock`;
+    const onFault = ({ request }: FaultEvent) => {
+      if (request.route === CREATE) void h.bot.store.redis.del(lockOf());
+    };
+    const onActive = (job: Job) => {
+      if (job.id !== jobId) return;
+      runs += 1;
+      // A job that stalled too often is failed by the worker that takes it next (BullMQ's deferred
+      // failure): that taking is no run, and is left alone.
+      if (runs > 1 && !job.deferredFailure && stopped(job)) void h.bot.store.redis.del(lockOf());
+    };
+    const stalledOut = new Promise<void>((resolve) => {
+      const onFailed = (job: Job | undefined, error: Error) => {
+        if (job?.id !== jobId || !error.message.includes(STALLED)) return;
+        worker.off('failed', onFailed);
+        resolve();
+      };
+      worker.on('failed', onFailed);
+    });
+    h.emulator.events.on('fault', onFault);
+    worker.on('active', onActive);
+    const queued = await h.bot.queue.enqueue(
+      'createPost',
+      { origin, channel: { name: 'engineering' }, content: text },
+      { idempotencyKey: `test-${id}` },
+    );
+    jobId = queued.jobId;
+    const detach = () => {
+      h.emulator.events.off('fault', onFault);
+      worker.off('active', onActive);
+    };
+    return { origin, jobId, stalledOut, detach };
+  }
+
+  /**
+   * The first message at the origin's response_url holding `words` (the extra run waits out a
+   * window); like every final outcome of a slash command, it replaces the command's note.
+   */
+  const toldAt = async (origin: { responseId: string }, words: string) => {
+    const path = `/response/${origin.responseId}`;
+    const call = await h.slack.waitFor((c) => c.path === path && String(c.args.text).includes(words), {
+      timeoutMs: 30_000,
+    });
+    expect(call.args.replace_original).toBe(true);
+    return String(call.args.text);
+  };
+
+  it('runs once more: the post its first run created gets its card, and the person hears "Posted" once', async () => {
+    const text = unique('stalled part way');
+    const { origin, jobId, stalledOut, detach } = await createLosingRuns(
+      text,
+      (job) => !readLog(job).stalledRerun,
+    );
+    try {
+      // Three runs stopped: BullMQ fails the job as stalled…
+      await stalledOut;
+      // …and the extra run finishes it.
+      await toldAt(origin, 'Posted to');
+      expect(await h.settled(jobId)).toBe('completed');
+    } finally {
+      detach();
+    }
+    const posts = appPostsWith(h, text);
+    expect(posts).toHaveLength(1);
+    const cards = callsOf(h, 'chat.postMessage').filter((c) => JSON.stringify(c.args).includes(posts[0]!.id));
+    expect(cards).toHaveLength(1);
+    const told = responseTexts(h, origin).filter((t) => !t.startsWith(':hourglass'));
+    expect(told).toHaveLength(1);
+    expect(told[0]).toContain('Posted to #engineering');
+    expect(told[0]).not.toContain('may have gone through');
+  }, 40_000);
+
+  it('stalling out again after its extra run, is told it may have gone through, once', async () => {
+    const text = unique('stalled twice');
+    const { origin, jobId, stalledOut, detach } = await createLosingRuns(text, () => true);
+    try {
+      await stalledOut;
+      // The extra run loses its lock too: the next stall fails the job at once.
+      expect(await toldAt(origin, 'may have gone through')).toContain('Check before trying again');
+      expect(await h.settled(jobId)).toBe('failed');
+    } finally {
+      detach();
+    }
+    const finals = responseTexts(h, origin).filter((t) => !t.startsWith(':hourglass'));
+    expect(finals).toHaveLength(1);
+    expect(appPostsWith(h, text)).toHaveLength(1);
+  }, 40_000);
+});
