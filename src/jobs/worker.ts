@@ -113,6 +113,9 @@ export interface WorkerDeps {
 /** How long a job waits for a turn of the request budget before it is delayed instead (frees its slot). */
 const BUDGET_WAIT_MS: Record<BudgetLane, number> = { person: 10_000, background: 5_000 };
 
+/** How often a job's runs may stop (a worker killed or frozen) before BullMQ fails it as stalled. */
+export const MAX_STALLED_COUNT = 2;
+
 /** How many extra runs a job in doubt gets after its last attempt (see onFailure). */
 const MAX_SETTLE_RUNS = 3;
 
@@ -148,7 +151,7 @@ export function createWorker(deps: WorkerDeps): Worker {
       // Retry delays belong to BullMQ's backoff (set on the queue); the lock covers slow API calls.
       lockDuration: fence.lockMs,
       stalledInterval: Math.min(30_000, fence.lockMs),
-      maxStalledCount: 2,
+      maxStalledCount: MAX_STALLED_COUNT,
       ...(settings.telemetry ? { telemetry: settings.telemetry } : {}),
     },
   );

@@ -20,6 +20,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { type Job, Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readLog } from '../../src/jobs/steps.ts';
+import { MAX_STALLED_COUNT } from '../../src/jobs/worker.ts';
 import { createOperationsQueue, type OperationsQueue } from '../../src/operations/queue.ts';
 import { type Emulator, startEmulator } from '../../src/sandbox/emulator/index.ts';
 import { type SlackStandIn, slashCommandBody, startSlackStandIn } from '../../src/sandbox/slack/index.ts';
@@ -291,6 +293,18 @@ describe(`fault suite: ${OPS} operations, ${KILLS} worker kills, ${REDIS_KILLS.l
     const ackMs = allAcks.map((a) => a.ms).sort((a, b) => a - b);
     const failedAcks = allAcks.filter((a) => a.status !== 200);
     const refused = tally('refusedAtAck');
+    // The jobs of the operations that went wrong, with their step logs: what each attempt did.
+    const jobsByToken = new Map<string, Job>();
+    for (const job of await queue.getJobs(['failed', 'completed', 'delayed', 'wait', 'active'])) {
+      // Every job carries its token in its origin's response_url.
+      const token = /FT\d{5}X/.exec(JSON.stringify(job?.data ?? {}))?.[0];
+      if (job && token) jobsByToken.set(token, job);
+    }
+    // Jobs whose runs stopped more often than BullMQ allows, and of them those that ran once more
+    // to finish what part of them had done (jobs/stalledRerun.ts).
+    const jobs = [...jobsByToken.values()];
+    const stalledOut = jobs.filter((job) => job.stalledCounter > MAX_STALLED_COUNT).length;
+    const ranOnceMore = jobs.filter((job) => readLog(job).stalledRerun === true).length;
     const summary = {
       seed: SEED,
       asked: ops.length,
@@ -307,6 +321,8 @@ describe(`fault suite: ${OPS} operations, ${KILLS} worker kills, ${REDIS_KILLS.l
       appliedToldInDoubt: tally('appliedToldInDoubt'),
       appliedButUntold: tally('appliedUntold'),
       redelivered,
+      stalledOut,
+      ranOnceMore,
       workerKills: kills,
       workerStarts: worker.starts,
       redisKills,
@@ -326,13 +342,6 @@ describe(`fault suite: ${OPS} operations, ${KILLS} worker kills, ${REDIS_KILLS.l
         ]),
       ),
     };
-    // The jobs of the operations that went wrong, with their step logs: what each attempt did.
-    const jobsByToken = new Map<string, Job>();
-    for (const job of await queue.getJobs(['failed', 'completed', 'delayed', 'wait', 'active'])) {
-      // Every job carries its token in its origin's response_url.
-      const token = /FT\d{5}X/.exec(JSON.stringify(job?.data ?? {}))?.[0];
-      if (job && token) jobsByToken.set(token, job);
-    }
     const jobOf = (token: string) => {
       const job = jobsByToken.get(token);
       return job
@@ -377,11 +386,6 @@ describe(`fault suite: ${OPS} operations, ${KILLS} worker kills, ${REDIS_KILLS.l
         told: toldTexts(slack.responseUrlCalls).get(o.token) ?? [],
         job: jobOf(o.token),
       }));
-    // The job each problem's idempotency key was queued as (none: the key is gone or was never set).
-    for (const problem of problems) {
-      const idempotencyKey = `cmd:faults-${prefix}-${problem.op.token}`;
-      Object.assign(problem, { queuedAs: (await keyHolder.jobIdOf(TEAM, idempotencyKey)) ?? 'none' });
-    }
     writeFileSync(
       new URL('latest.json', OUT_DIR),
       `${JSON.stringify({ summary, chaos: chaosLog, problems, noted }, null, 2)}\n`,
@@ -394,6 +398,7 @@ describe(`fault suite: ${OPS} operations, ${KILLS} worker kills, ${REDIS_KILLS.l
     ].join('\n');
     process.stdout.write(
       `\nFault suite (seed ${SEED}): ${kills} worker kills, ${redisKills} Redis SIGKILLs (down ${summary.redisDownMs} ms), ${redelivered} commands delivered twice, ` +
+        `${stalledOut} jobs stalled out (${ranOnceMore} ran once more to finish), ` +
         `${summary.apiRequests} API requests, drained after ${summary.drainedAfterS} s; acks: ` +
         `${summary.acksNot200} not 200, ${summary.acksOver3s} over 3 s, p50 ${summary.ackP50Ms} ms, ` +
         `p99 ${summary.ackP99Ms} ms, max ${summary.ackMaxMs} ms\n${table}\n` +
