@@ -14,6 +14,7 @@ export default defineConfig({
       'test/jobs/processors/createPost.test.ts',
       'test/jobs/delivery.test.ts',
       'test/jobs/lockLost.test.ts',
+      'test/jobs/stalledPartWay.test.ts',
       'test/jobs/commentLease.test.ts',
       // feeds, mirroring, digests: schedulers and the store's multi-key writes
       'test/jobs/feeds.test.ts',
