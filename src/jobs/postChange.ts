@@ -8,15 +8,6 @@ import type { ProcessorContext } from './context.ts';
 import { tell } from './delivery.ts';
 
 /**
- * What resolving and reopening leave a post showing, and the word the person is told: one place
- * for the processors and for a stalled-out job found done in the service (stalledLookUp.ts).
- */
-export const POST_CHANGES = {
-  resolvePost: { resolved: true, done: 'Resolved' },
-  unresolvePost: { resolved: false, done: 'Reopened' },
-} as const satisfies Record<string, { resolved: boolean; done: string }>;
-
-/**
  * Updates every card of the post with the note "`done` by *`by`* via Slack", and the card the
  * person acted on; then tells the person `done` — unless they pressed a card's button: the card
  * changing in place is the answer.

@@ -10,10 +10,7 @@ import { commandOf, type ProcessorContext } from './context.ts';
 import { UserError } from './errors.ts';
 
 /** The post id of a ref: an id as it is, a url only if the bot has seen it in an API answer. */
-export async function resolvePostId(
-  ctx: Pick<ProcessorContext, 'store' | 'teamId'>,
-  ref: PostRef,
-): Promise<string> {
+export async function resolvePostId(ctx: ProcessorContext, ref: PostRef): Promise<string> {
   if ('id' in ref) return ref.id;
   const id = await ctx.store.urls.postOfUrl(ctx.teamId, ref.url);
   if (id === undefined) {

@@ -1,10 +1,10 @@
 /**
  * One more run for a job that stalled out part way. BullMQ fails a job whose runs were stopped
- * more often than `maxStalledCount` (a worker killed, or frozen past its lock). When its log shows
- * part of it done or in doubt (a post created whose card was never posted, a message whose
- * answer never came), telling the person "it may have gone through, check" leaves them the work
- * the bot can do: the job is put back to run once more, as a last attempt in doubt is
- * (worker.ts `settleDoubt`). That run reads the log, looks for what landed, finishes, and tells
+ * more often than `maxStalledCount` (a worker killed, or frozen past its lock). When part of it
+ * may be done (a post created whose card was never posted, a message whose answer never came, a
+ * resolve that may have been sent), telling the person "it may have gone through, check" leaves
+ * them the work the bot can do: the job is put back to run once more, as a last attempt in doubt
+ * is (worker.ts `settleDoubt`). That run reads the log, looks for what landed, finishes, and tells
  * the outcome once.
  *
  * Once only, and only for a job with something to finish: a job whose runs kill their worker may
@@ -15,13 +15,24 @@ import type { Job } from 'bullmq';
 import { finalTold, SENT_OUTSIDE_LOG, type StepLog, stepsInDoubt } from './steps.ts';
 
 /**
- * The stalled-out job gets one more run: part of it is done or in doubt, nothing was told yet,
- * and it has not had its extra run. Operations sent outside the log leave no step to finish:
- * their stalled-out job asks the service instead (stalledLookUp.ts).
+ * Part of the job may be done: a step ended or is in doubt, or it is an operation whose one send
+ * leaves no mark (a resolve or reopen, steps.ts SENT_OUTSIDE_LOG), which a stopped run may have made.
+ */
+export function partlyDone(operation: string, log: StepLog): boolean {
+  return (
+    SENT_OUTSIDE_LOG.has(operation) ||
+    stepsInDoubt(log).length > 0 ||
+    Object.values(log.steps).some((step) => step.done)
+  );
+}
+
+/**
+ * The stalled-out job gets one more run: part of it may be done, nothing was told yet, and it
+ * has not had its extra run. (A resolve or reopen runs again as a retry would: sending it again
+ * changes nothing, and the run shows the post's state on its cards and tells it.)
  */
 export function rerunsAfterStall(operation: string, log: StepLog): boolean {
-  if (SENT_OUTSIDE_LOG.has(operation) || log.stalledRerun || finalTold(log)) return false;
-  return stepsInDoubt(log).length > 0 || Object.values(log.steps).some((step) => step.done);
+  return !log.stalledRerun && !finalTold(log) && partlyDone(operation, log);
 }
 
 /**

@@ -80,8 +80,8 @@ export interface StepLog {
  * Operations whose one effect is sent with no step of the log, because sending it again changes
  * nothing: resolving a post (the service overwrites the resolution with the same) and reopening
  * one. Nothing marks their send, so a run that stopped, or whose answer was lost, may have sent
- * it: such a failure is told as "may have gone through", never as "could not" — or as done, when
- * a job that stalled out finds the post showing it in the service (stalledLookUp.ts).
+ * it: such a failure is told as "may have gone through", never as "could not"; a job of theirs
+ * that stalls out runs once more instead (stalledRerun.ts).
  */
 export const SENT_OUTSIDE_LOG: ReadonlySet<string> = new Set(['resolvePost', 'unresolvePost']);
 

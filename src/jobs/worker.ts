@@ -24,21 +24,14 @@ import { describeOperation } from '../render/operationWords.ts';
 import type { HostBudget } from '../store/budget.ts';
 import type { Store } from '../store/index.ts';
 import { type Redis, waitReplicas } from '../store/redis.ts';
-import { NOT_CONNECTED, type Workspace, type Workspaces } from '../workspaces/workspaces.ts';
+import { NOT_CONNECTED, type Workspaces } from '../workspaces/workspaces.ts';
 import type { ProcessorContext, ProcessorFeatures, Processors } from './context.ts';
-import {
-  createOutcomes,
-  type Outcomes,
-  replacesAck,
-  TOLD_MESSAGE_STEP,
-  type ToldMessage,
-} from './delivery.ts';
+import { createOutcomes, replacesAck, TOLD_MESSAGE_STEP, type ToldMessage } from './delivery.ts';
 import { humanError, isPersonsMistake, isUserError, isWaitTurn, retryCause } from './errors.ts';
 import { POLL_DEDUPLICATION } from './pollDispatch.ts';
 import { DEFAULT_POLLING, type PollingSettings } from './polling.ts';
 import { POLL_OPERATIONS, type Schedules } from './schedules.ts';
-import { showDoneInService } from './stalledLookUp.ts';
-import { rerunStalled, rerunsAfterStall } from './stalledRerun.ts';
+import { partlyDone, rerunStalled, rerunsAfterStall } from './stalledRerun.ts';
 import {
   type FenceSettings,
   finalTold,
@@ -210,10 +203,30 @@ async function runJob(scope: WorkerScope, job: Job, token?: string): Promise<voi
   const workspace = await deps.workspaces.get(teamId);
   const outcomes = workspace ? createOutcomes(workspace.slack, logger, now) : undefined;
   if (!workspace || !outcomes) return refuseWithoutWorkspace(scope, job, teamId, origin);
+  const lane = laneOf(origin);
   let sentLanded = false;
-  const ctx = contextOf(scope, { job, teamId, origin, workspace, outcomes, steps, logger: jobLogger }, () => {
-    sentLanded = true;
-  });
+  const ctx: ProcessorContext = {
+    job,
+    teamId,
+    // Every request of the job counts in its lane of the request budget, for its workspace.
+    collab: workspace.collab.scoped({ lane, teamId, maxWaitMs: BUDGET_WAIT_MS[lane] }),
+    slack: workspace.slack,
+    store: deps.store,
+    outcomes,
+    schedules: deps.schedules,
+    polling: deps.polling ?? DEFAULT_POLLING,
+    pollStretch: async () => {
+      const host = workspace.collabHost;
+      return deps.budget && host ? (await deps.budget.status(host)).stretch : 1;
+    },
+    once: steps.once,
+    logger: jobLogger,
+    isRerun: job.attemptsStarted > 1 || job.stalledCounter > 0,
+    sentLanded: () => {
+      sentLanded = true;
+    },
+    features: deps.features,
+  };
   try {
     // The processor registry is keyed by operation; the cast ties the two together.
     const run = deps.processors[operation] as (d: typeof data, c: ProcessorContext) => Promise<void>;
@@ -221,43 +234,6 @@ async function runJob(scope: WorkerScope, job: Job, token?: string): Promise<voi
   } catch (error) {
     await onFailure(scope, { job, token, origin, ctx, steps, sentLanded }, error);
   }
-}
-
-/** What a run of a job works with. */
-interface RunParts {
-  job: Job;
-  teamId: string;
-  origin: Origin | undefined;
-  workspace: Workspace;
-  outcomes: Outcomes;
-  steps: StepLogOfRun;
-  logger: Logger;
-}
-
-/** A processor's context for one run: every request of the job counts in its lane of the budget, for its workspace. */
-function contextOf(scope: WorkerScope, run: RunParts, sentLanded: () => void = () => {}): ProcessorContext {
-  const { deps } = scope;
-  const { job, teamId, workspace } = run;
-  const lane = laneOf(run.origin);
-  return {
-    job,
-    teamId,
-    collab: workspace.collab.scoped({ lane, teamId, maxWaitMs: BUDGET_WAIT_MS[lane] }),
-    slack: workspace.slack,
-    store: deps.store,
-    outcomes: run.outcomes,
-    schedules: deps.schedules,
-    polling: deps.polling ?? DEFAULT_POLLING,
-    pollStretch: async () => {
-      const host = workspace.collabHost;
-      return deps.budget && host ? (await deps.budget.status(host)).stretch : 1;
-    },
-    once: run.steps.once,
-    logger: run.logger,
-    isRerun: job.attemptsStarted > 1 || job.stalledCounter > 0,
-    sentLanded,
-    features: deps.features,
-  };
 }
 
 /** Jobs a person asked for take the budget's person lane; ticks of schedules the background's. */
@@ -447,7 +423,7 @@ async function tellFailed(
 
 /**
  * A job that stalled too often never reached onFailure: the person is told here, unless told
- * already — or, when part of it is done or in doubt, it runs once more to finish (stalledRerun.ts).
+ * already — or, when part of it may be done, it runs once more to finish (stalledRerun.ts).
  */
 function tellStalled(scope: WorkerScope, job: Job): void {
   const origin = (job.data as { origin?: Origin }).origin;
@@ -468,32 +444,15 @@ function tellStalled(scope: WorkerScope, job: Job): void {
     }
     return;
   }
-  // Steps that ended or may have taken effect: part of it may be done, so no plain "try again".
-  // An operation sent outside the log leaves no mark of its send: a run that stalled may have sent it.
-  const partly =
-    SENT_OUTSIDE_LOG.has(job.name) ||
-    stepsInDoubt(log).length > 0 ||
-    Object.values(log.steps).some((step) => step.done);
-  const text = partly
+  // Part of it may be done: no plain "try again".
+  const text = partlyDone(job.name, log)
     ? `:warning: Could not finish: the worker stopped while running it, and it may have gone through (${describeOperation(job.name)}). Check before trying again.`
     : `:warning: Could not ${describeOperation(job.name)}: the worker stopped while running it. Try again.`;
   void rerunIfPartly(scope, job, log)
     .then(async (again) => {
       if (again) return;
-      const ws = await scope.deps.workspaces.get(origin.teamId);
-      const done =
-        ws !== undefined &&
-        SENT_OUTSIDE_LOG.has(job.name) &&
-        (await doneInService(scope, job, origin, ws).catch((error: unknown) => {
-          scope.logger.warn({ err: error, jobId: job.id }, 'stalled-out job: could not show it done');
-          // Its telling had begun (marked in the log): nothing else may be told.
-          return finalTold(readLog(job));
-        }));
-      if (done) {
-        await rememberOutcome(scope, origin, job.name, 'completed');
-        return;
-      }
       await rememberOutcome(scope, origin, job.name, 'failed', 'the worker stopped while running it');
+      const ws = await scope.deps.workspaces.get(origin.teamId);
       // As any final failure: a slash command's note (or its retry notice) gives way to it.
       if (ws) {
         await createOutcomes(ws.slack, scope.logger, scope.now).deliver(
@@ -508,7 +467,7 @@ function tellStalled(scope: WorkerScope, job: Job): void {
     );
 }
 
-/** Part of a stalled-out job is done or in doubt: it runs once more to finish (stalledRerun.ts). */
+/** Part of a stalled-out job may be done: it runs once more to finish (stalledRerun.ts). */
 async function rerunIfPartly(scope: WorkerScope, job: Job, log: StepLog): Promise<boolean> {
   if (!rerunsAfterStall(job.name, log)) return false;
   const again = await rerunStalled(job, log).catch((error: unknown) => {
@@ -517,23 +476,6 @@ async function rerunIfPartly(scope: WorkerScope, job: Job, log: StepLog): Promis
   });
   if (again) scope.logger.info({ jobId: job.id }, 'stalled out part way: running it once more to finish it');
   return again;
-}
-
-/**
- * A stalled-out job sent outside the log, done in the service (stalledLookUp.ts): its cards and
- * its person hear so, through a context like a run's — without the job's lock, which no run holds.
- */
-async function doneInService(
-  scope: WorkerScope,
-  job: Job,
-  origin: Origin,
-  workspace: Workspace,
-): Promise<boolean> {
-  const logger = scope.logger.child({ jobId: job.id, operation: job.name });
-  const outcomes = createOutcomes(workspace.slack, logger, scope.now);
-  const steps = stepLogOf(job, undefined, scope.fence, logger);
-  const ctx = contextOf(scope, { job, teamId: origin.teamId, origin, workspace, outcomes, steps, logger });
-  return showDoneInService(ctx, job.name, job.data as Parameters<typeof showDoneInService>[2]);
 }
 
 /**

@@ -7,18 +7,30 @@
  * Here BullMQ's own stalled check fails the job: its first run sends the create and loses its
  * lock while the answer is on its way (as when its worker is killed), the next two runs lose
  * theirs as they start. Now such a job runs once more: it finds the post its first run created,
- * posts the card and tells the person once. A job that stalls out again after that extra run is
- * told as before.
+ * posts the card and tells the person once. A resolve (its send leaves no mark) runs once more
+ * too, and shows the post resolved. A job that stalls out again after that extra run is told as
+ * before.
  */
 import { randomBytes } from 'node:crypto';
 import type { Job } from 'bullmq';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { readLog } from '../../src/jobs/steps.ts';
+import type { JobInput, Operation, Origin } from '../../src/operations/schemas.ts';
 import type { FaultEvent } from '../../src/sandbox/emulator/index.ts';
 import { type Harness, startHarness } from '../support/harness.ts';
-import { appPostsWith, callsOf, originOf, responseTexts, unique } from './helpers.ts';
+import {
+  appPostsWith,
+  blockText,
+  callsOf,
+  originOf,
+  postWithCard,
+  responseTexts,
+  unique,
+  updatesOf,
+} from './helpers.ts';
 
 const CREATE = 'POST /v2/posts';
+const RESOLUTION = 'POST /v2/posts/{post_id}/resolution';
 const STALLED = 'job stalled more than allowable limit';
 
 describe('a job that stalled out part way', () => {
@@ -34,21 +46,27 @@ describe('a job that stalled out part way', () => {
   afterAll(() => h.close());
 
   /**
-   * Enqueues a post whose runs all lose their lock: the first as its create reaches the service
-   * (held a moment, then applied), then every later run that is `stopped` as it starts. Answers
-   * the job id and a promise of the job's first failure as stalled (the worker's `failed` event).
+   * Enqueues the operation; its runs all lose their lock: the first as its send on `route`
+   * reaches the service (held a moment, then applied), then every later run that is `stopped` as
+   * it starts. Answers the job id and a promise of the job's first failure as stalled (the
+   * worker's `failed` event).
    */
-  async function createLosingRuns(text: string, stopped: (job: Job) => boolean) {
-    const origin = originOf(h);
-    h.emulator.faults.add({ route: CREATE, latencyMs: 500, times: 1 });
+  async function losingRuns<O extends Operation>(
+    operation: O,
+    data: JobInput<O> & { origin: Origin },
+    route: string,
+    stopped: (job: Job) => boolean,
+  ) {
+    h.emulator.faults.add({ route, latencyMs: 500, times: 1 });
     const worker = h.worker!;
-    // The job is known by its content: its first run may start before the enqueue answers.
-    const ours = (job: Job | undefined) => (job?.data as { content?: unknown } | undefined)?.content === text;
+    // The job is known by its origin: its first run may start before the enqueue answers.
+    const ours = (job: Job | undefined) =>
+      (job?.data as { origin?: Origin } | undefined)?.origin?.responseUrl === data.origin.responseUrl;
     let jobId: string | undefined;
     let runs = 0;
     const dropLock = () => h.bot.store.redis.del(`${h.prefix}:${h.queue.name}:${jobId}:lock`);
     const onFault = ({ request }: FaultEvent) => {
-      if (request.route === CREATE && jobId) void dropLock();
+      if (request.route === route && jobId) void dropLock();
     };
     const onActive = (job: Job) => {
       if (!ours(job)) return;
@@ -68,16 +86,14 @@ describe('a job that stalled out part way', () => {
     });
     h.emulator.events.on('fault', onFault);
     worker.on('active', onActive);
-    const queued = await h.bot.queue.enqueue(
-      'createPost',
-      { origin, channel: { name: 'engineering' }, content: text },
-      { idempotencyKey: `test-${randomBytes(8).toString('hex')}` },
-    );
+    const queued = await h.bot.queue.enqueue(operation, data, {
+      idempotencyKey: `test-${randomBytes(8).toString('hex')}`,
+    });
     const detach = () => {
       h.emulator.events.off('fault', onFault);
       worker.off('active', onActive);
     };
-    return { origin, jobId: queued.jobId, stalledOut, detach };
+    return { jobId: queued.jobId, stalledOut, detach };
   }
 
   /**
@@ -95,8 +111,11 @@ describe('a job that stalled out part way', () => {
 
   it('runs once more: the post its first run created gets its card, and the person hears "Posted" once', async () => {
     const text = unique('stalled part way');
-    const { origin, jobId, stalledOut, detach } = await createLosingRuns(
-      text,
+    const origin = originOf(h);
+    const { jobId, stalledOut, detach } = await losingRuns(
+      'createPost',
+      { origin, channel: { name: 'engineering' }, content: text },
+      CREATE,
       (job) => !readLog(job).stalledRerun,
     );
     try {
@@ -118,9 +137,43 @@ describe('a job that stalled out part way', () => {
     expect(told[0]).not.toContain('may have gone through');
   }, 40_000);
 
+  it('a resolve runs once more: its card shows it resolved, and the person hears "Resolved" once', async () => {
+    const { post, card, title } = await postWithCard(h, unique('Stalled resolve'));
+    const updatesBefore = updatesOf(h, card).length;
+    const origin = originOf(h);
+    const { jobId, stalledOut, detach } = await losingRuns(
+      'resolvePost',
+      { origin, post: { id: post.id } },
+      RESOLUTION,
+      (job) => !readLog(job).stalledRerun,
+    );
+    try {
+      await stalledOut;
+      await toldAt(origin, 'Resolved');
+      expect(await h.settled(jobId)).toBe('completed');
+    } finally {
+      detach();
+    }
+    expect(h.emulator.org().posts.get(post.id)?.resolution).toBeTruthy();
+    // Every stopped run lost its lock at the telling's mark, before the cards: one update, the extra run's.
+    const updates = updatesOf(h, card).slice(updatesBefore);
+    expect(updates).toHaveLength(1);
+    expect(blockText(updates[0]?.args.blocks)).toContain('*Resolved* by *Ada Lovelace* via Slack');
+    const told = responseTexts(h, origin).filter((t) => !t.startsWith(':hourglass'));
+    expect(told).toHaveLength(1);
+    expect(told[0]).toContain(title);
+    expect(told[0]).not.toContain('may have gone through');
+  }, 40_000);
+
   it('stalling out again after its extra run, is told it may have gone through, once', async () => {
     const text = unique('stalled twice');
-    const { origin, jobId, stalledOut, detach } = await createLosingRuns(text, () => true);
+    const origin = originOf(h);
+    const { jobId, stalledOut, detach } = await losingRuns(
+      'createPost',
+      { origin, channel: { name: 'engineering' }, content: text },
+      CREATE,
+      () => true,
+    );
     try {
       await stalledOut;
       // The extra run loses its lock too: the next stall fails the job at once.

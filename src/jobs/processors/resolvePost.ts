@@ -2,7 +2,7 @@
 import type { ResolvePostInput } from '../../collab/schemas.ts';
 import type { Processor } from '../context.ts';
 import { displayName } from '../people.ts';
-import { POST_CHANGES, showPostChange } from '../postChange.ts';
+import { showPostChange } from '../postChange.ts';
 import { noPost, orNotFound, resolvePostId } from '../resolveRefs.ts';
 import { escapeMarkdown } from '../text.ts';
 
@@ -23,5 +23,5 @@ export const resolvePost: Processor<'resolvePost'> = async (data, ctx) => {
   // retry, a re-run after a crash) simply resolves again, and the log carries no copy of the post.
   const post = await orNotFound(() => ctx.collab.resolvePost(postId, input), noPost(postId));
   ctx.sentLanded();
-  await showPostChange(ctx, origin, post, { done: POST_CHANGES.resolvePost.done, by: name }, data.card);
+  await showPostChange(ctx, origin, post, { done: 'Resolved', by: name }, data.card);
 };

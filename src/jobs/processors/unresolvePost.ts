@@ -1,7 +1,7 @@
 /** unresolvePost: reopens a resolved post, updates its cards. */
 import type { Processor } from '../context.ts';
 import { displayName } from '../people.ts';
-import { POST_CHANGES, showPostChange } from '../postChange.ts';
+import { showPostChange } from '../postChange.ts';
 import { noPost, orNotFound, resolvePostId } from '../resolveRefs.ts';
 
 export const unresolvePost: Processor<'unresolvePost'> = async (data, ctx) => {
@@ -12,5 +12,5 @@ export const unresolvePost: Processor<'unresolvePost'> = async (data, ctx) => {
   // SENT_OUTSIDE_LOG).
   const post = await orNotFound(() => ctx.collab.unresolvePost(postId), noPost(postId));
   ctx.sentLanded();
-  await showPostChange(ctx, origin, post, { done: POST_CHANGES.unresolvePost.done, by: name }, data.card);
+  await showPostChange(ctx, origin, post, { done: 'Reopened', by: name }, data.card);
 };
