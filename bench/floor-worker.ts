@@ -3,12 +3,21 @@
  * exactly the bot's resolvePost work — one POST to the service, one POST to the job's
  * response_url, with the bodies the bot sends — and nothing else (no step log, store, caches,
  * card lookups, rendering, metrics, budget).
+ *
+ * With `FLOOR_MARK=1` it is the floor of an exactly-once worker instead: between the two calls it
+ * also makes the one Redis round trip that telling once and cards updated in place need — the
+ * telling's started mark in the job's log, fenced by the job's lock, with the post's cards'
+ * look-up (the bot's own script, `store/cards.ts` `showingMarked`, on a connection of its own, as
+ * the bot's store has it), the log of the size the bot writes. What the bot's worker does beyond
+ * this floor is its own code.
  * Tells its parent `ready` over IPC once it takes jobs.
  */
 import { Worker } from 'bullmq';
 import { Pool } from 'undici';
 import { createCollabClient } from '../src/collab/client.ts';
+import { shownState } from '../src/jobs/cards.ts';
 import { QUEUE_NAME } from '../src/operations/queue.ts';
+import { cardStore } from '../src/store/cards.ts';
 import { connectRedis } from '../src/store/redis.ts';
 
 const env = (name: string): string => {
@@ -32,16 +41,51 @@ const poolFor = (origin: string) => {
   return pool;
 };
 
+const prefix = env('QUEUE_PREFIX');
+/** FLOOR_MARK=1: the floor of an exactly-once worker (the mark with the cards' look-up) */
+const cards =
+  process.env.FLOOR_MARK === '1'
+    ? cardStore(connectRedis(env('REDIS_URL'), 'producer'), { prefix })
+    : undefined;
+/** BullMQ's default lock duration, which this worker's lock has */
+const LOCK_MS = '30000';
+
 const worker = new Worker(
   QUEUE_NAME,
-  async (job) => {
-    const data = job.data as { origin: { responseUrl: string }; post: { id: string } };
+  async (job, token) => {
+    const data = job.data as {
+      origin: { responseUrl: string; teamId: string };
+      post: { id: string };
+    };
     // The same requests as the bot's, byte for byte in shape: the service and Slack do the same
     // work for both (the attribution and the outcome with its link, without the bot's rendering).
     const post = await collab.resolvePost(data.post.id, {
       content_markdown: '_Resolved from Slack by Ada Lovelace_',
     });
     const text = `:white_check_mark: Resolved <${post.url ?? ''}|${post.title ?? post.id}>`;
+    const blocks = [{ type: 'section', text: { type: 'mrkdwn', text } }];
+    if (cards && token) {
+      const jobKey = `${prefix}:${QUEUE_NAME}:${job.id}`;
+      // The log as the bot's telling writes it: the message kept, the telling started.
+      const progress = JSON.stringify({
+        steps: {
+          'tell:message': {
+            started: true,
+            done: true,
+            value: { message: { text, blocks }, replaceOriginal: true },
+          },
+          tell: { started: true, until: Date.now() + 30_000 },
+        },
+      });
+      const shown = await cards.showingMarked(data.origin.teamId, post.id, shownState(post), {
+        job: jobKey,
+        lock: `${jobKey}:lock`,
+        token,
+        lockMs: LOCK_MS,
+        progress,
+      });
+      if (!shown) throw new Error('lost the lock');
+    }
     const url = new URL(data.origin.responseUrl);
     const res = await poolFor(url.origin).request({
       method: 'POST',
@@ -51,7 +95,7 @@ const worker = new Worker(
         response_type: 'ephemeral',
         replace_original: true,
         text,
-        blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }],
+        blocks,
       }),
     });
     await res.body.text();
@@ -59,7 +103,7 @@ const worker = new Worker(
   {
     // BullMQ's connection as the bot's worker has it (runtime.ts).
     connection: connectRedis(env('REDIS_URL'), 'worker'),
-    prefix: env('QUEUE_PREFIX'),
+    prefix,
     concurrency,
   },
 );

@@ -6,13 +6,16 @@
  *   npm run bench:worker -- [--jobs 4000] [--concurrency 1,4,16,64] [--processes 1,2,4]
  *                           [--runtime tsx|js] [--overhead 1000] [--prof DIR] [--heap DIR] [--no-write]
  *                           [--rounds 10] [--trips-only] [--node-options '--max-semi-space-size=32']
+ *                           [--floor bare|mark]
  *
  * 1. throughput: `--jobs` resolvePost operations are enqueued (paused queue), N worker processes
  *    (`src/main.ts --role=worker`, real processors) start, the queue resumes, and the clock runs
  *    until the queue is empty. Operations/s per worker process, at each concurrency.
  *    Beside each, the floor (bench/floor-worker.ts): a bare BullMQ worker in its own process doing
  *    only the processor's two calls (the API's resolve, the response_url post), at the same
- *    concurrency on the same jobs.
+ *    concurrency on the same jobs. `--floor mark` makes it the floor of an exactly-once worker: it
+ *    also makes, per operation, the one Redis round trip telling once and cards updated in place
+ *    need (floor-worker.ts, FLOOR_MARK) — what the bot does beyond that floor is its own code.
  *    The worker's share of its floor comes from interleaved rounds (`--rounds`, at concurrency 16):
  *    the bot's worker and the floor run side by side on queues of their own, and take turns
  *    draining `--jobs`/`--rounds` operations each, every other turn the floor first. This
@@ -76,8 +79,13 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '10' },
     /** Node flags of both workers, the bot's and the floor's (e.g. '--max-semi-space-size=32') */
     'node-options': { type: 'string', default: '' },
+    /** `bare`: the floor as the issue defines it; `mark`: with the exactly-once round trip */
+    floor: { type: 'string', default: 'bare' },
   },
 });
+if (values.floor !== 'bare' && values.floor !== 'mark') throw new Error('--floor is bare or mark');
+/** the floor's kind, in every line that names it */
+const FLOOR = values.floor === 'mark' ? 'floor with the exactly-once round trip' : 'floor';
 const JOBS = Number(values.jobs);
 const CONCURRENCIES = values.concurrency.split(',').map(Number);
 const PROCESSES = values.processes.split(',').map(Number);
@@ -174,7 +182,7 @@ async function fill(queue: OperationsQueue, jobs: number) {
 /** The floor worker (bench/floor-worker.ts) as a child; resolves once it takes jobs. */
 async function startFloorChild(env: Record<string, string>): Promise<ChildProcess> {
   const child = fork(new URL('./floor-worker.ts', import.meta.url), [], {
-    env: { ...process.env, ...env },
+    env: { ...process.env, ...env, FLOOR_MARK: values.floor === 'mark' ? '1' : '0' },
     execArgv: ['--import', 'tsx', ...NODE_ARGS],
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
@@ -341,7 +349,7 @@ async function interleaved(concurrency: number, rounds: number, jobs: number) {
     cpuMs: { bot: totals.bot / (rounds * jobs), floor: totals.floor / (rounds * jobs) },
   };
   log(
-    `interleaved, ${rounds} rounds of ${jobs} at concurrency ${concurrency}: the worker does ${round(result.share.median, 0)} % of its floor (median; rounds ${share.map((x) => round(x, 0)).join(', ')}); CPU per op ${round(result.cpu.median, 2)}× the floor's (median)`,
+    `interleaved, ${rounds} rounds of ${jobs} at concurrency ${concurrency}: the worker does ${round(result.share.median, 0)} % of its ${FLOOR} (median; rounds ${share.map((x) => round(x, 0)).join(', ')}); CPU per op ${round(result.cpu.median, 2)}× the floor's (median)`,
   );
   return result;
 }
@@ -512,7 +520,7 @@ async function full() {
     byConcurrency.push(bot);
     floors.push(floor);
     log(
-      `concurrency ${c}: the worker does ${round((100 * bot.opsPerSecond) / floor.opsPerSecond, 0)} % of its floor`,
+      `concurrency ${c}: the worker does ${round((100 * bot.opsPerSecond) / floor.opsPerSecond, 0)} % of its ${FLOOR}`,
     );
   }
   const turns =
@@ -527,7 +535,7 @@ async function full() {
     `### Worker throughput, scaling, queue overhead, Redis commands — ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC`,
     '',
     `Machine: ${machine}. Runtime of the workers: ${RUNTIME === 'js' ? 'node dist/main.js (built)' : 'node --import tsx src/main.ts'}; Node flags of both, the bot's and the floor's: ${NODE_OPTIONS.length > 0 ? NODE_OPTIONS.join(' ') : 'none'}. Emulator (zero latency), Slack stand-in and the driver share this process; Redis ${binary} of the benchmark's own, no persistence.`,
-    `Command: \`npm run bench:worker -- --jobs ${JOBS} --concurrency ${CONCURRENCIES.join(',')} --processes ${PROCESSES.join(',')} --runtime ${RUNTIME} --overhead ${OVERHEAD_OPS}${ROUNDS === 10 ? '' : ` --rounds ${ROUNDS}`}${NODE_OPTIONS.length > 0 ? ` --node-options='${NODE_OPTIONS.join(' ')}'` : ''}\``,
+    `Command: \`npm run bench:worker -- --jobs ${JOBS} --concurrency ${CONCURRENCIES.join(',')} --processes ${PROCESSES.join(',')} --runtime ${RUNTIME} --overhead ${OVERHEAD_OPS}${ROUNDS === 10 ? '' : ` --rounds ${ROUNDS}`}${NODE_OPTIONS.length > 0 ? ` --node-options='${NODE_OPTIONS.join(' ')}'` : ''}${values.floor === 'mark' ? ' --floor mark' : ''}\``,
     `Operation: resolvePost through the real processor (API call, step log, outcome to response_url).`,
     '',
     '| worker | worker processes | concurrency | jobs | failed | ops/s (all) | ops/s per process | enqueues/s | Redis cmds per enqueue (incl. in scripts) | Redis cmds per op in the worker (incl. in scripts) | worker RSS idle MB | worker RSS peak MB | CPU ms per op: worker / Redis / driver |',
@@ -537,7 +545,7 @@ async function full() {
         `| ${r.variant} | ${r.processes} | ${r.concurrency} | ${JOBS} | ${r.failed} | ${round(r.opsPerSecond, 0)} | ${round(r.perProcess, 0)} | ${round(r.enqueuePerSecond, 0)} | ${round(r.enqueueCommands.total, 2)} | ${round(r.workerCommands.total, 2)} | ${round(r.idleRssMb, 0)} | ${round(r.peakRssMb, 0)} | ${round(r.cpu.worker, 3)} / ${round(r.cpu.redis, 3)} / ${round(r.cpu.driver, 3)} |`,
     ),
     '',
-    `The worker's share of its floor (same jobs, same concurrency, one process each): ${byConcurrency
+    `The worker's share of its ${FLOOR} (same jobs, same concurrency, one process each): ${byConcurrency
       .map(
         (r, i) => `c${r.concurrency} ${round((100 * r.opsPerSecond) / (floors[i]?.opsPerSecond ?? 1), 0)} %`,
       )
@@ -547,7 +555,7 @@ async function full() {
     ...(turns
       ? [
           '',
-          `**Interleaved** (${turns.rounds} rounds of ${turns.jobs} operations each at concurrency 16, the bot's worker and the floor taking turns, every other round the floor first): the worker's share of its floor, median **${round(turns.share.median, 0)} %** (rounds: ${turns.share.each.map((x) => round(x, 0)).join(', ')}); its CPU per operation against the floor's, median ${round(turns.cpu.median, 2)}× (bot ${round(turns.cpuMs.bot, 3)} ms, floor ${round(turns.cpuMs.floor, 3)} ms per operation over all rounds).`,
+          `**Interleaved** (${turns.rounds} rounds of ${turns.jobs} operations each at concurrency 16, the bot's worker and the floor taking turns, every other round the floor first): the worker's share of its ${FLOOR}, median **${round(turns.share.median, 0)} %** (rounds: ${turns.share.each.map((x) => round(x, 0)).join(', ')}); its CPU per operation against the floor's, median ${round(turns.cpu.median, 2)}× (bot ${round(turns.cpuMs.bot, 3)} ms, floor ${round(turns.cpuMs.floor, 3)} ms per operation over all rounds).`,
         ]
       : []),
     '',
