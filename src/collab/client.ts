@@ -122,7 +122,7 @@ export function createCollabClient(options: CollabClientOptions): CollabClient {
   const names = wireNames(options.queryNames);
   const http = createHttp(options);
 
-  /** The client of one budget scope: a few closures over the one pool, made once per scope. */
+  /** The client of one budget scope: a few closures over the one pool, made per job. */
   function clientOf(scope: BudgetScope | undefined): CollabClient {
     function send<T>(
       operation: string,
@@ -225,36 +225,15 @@ export function createCollabClient(options: CollabClientOptions): CollabClient {
       allChannels(query, opts) {
         return walk('allChannels', () => '/v2/channels', ListChannelsQuery, query, ChannelPage, opts);
       },
-      scoped: (next) => scopedClient(next),
+      scoped: (next) => clientOf(next),
       close() {
         return http.close();
       },
     };
   }
 
-  /**
-   * A worker asks for a scoped client on every job: the same scope gets the same client, so a job
-   * builds none of its twenty closures (bounded: the oldest scopes go first).
-   */
-  const scopedClients = new Map<string, CollabClient>();
-  function scopedClient(scope: BudgetScope): CollabClient {
-    const key = `${scope.lane}\n${scope.teamId ?? ''}\n${scope.maxWaitMs ?? ''}`;
-    let client = scopedClients.get(key);
-    if (!client) {
-      client = clientOf({ ...scope });
-      scopedClients.set(key, client);
-      if (scopedClients.size > MAX_SCOPED_CLIENTS) {
-        scopedClients.delete(scopedClients.keys().next().value as string);
-      }
-    }
-    return client;
-  }
-
   return clientOf(undefined);
 }
-
-/** Scoped clients kept per client: a lane and a workspace each (two per workspace). */
-const MAX_SCOPED_CLIENTS = 10_000;
 
 function wireNames(override: Partial<QueryNames> | undefined): QueryNames {
   try {

@@ -14,7 +14,7 @@
  */
 import type { KnownBlock } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
-import { Pool } from 'undici';
+import { request } from 'undici';
 import type { Logger } from '../logger.ts';
 import { usableResponseUrl } from '../operations/responseUrl.ts';
 import type { Origin } from '../operations/schemas.ts';
@@ -209,30 +209,6 @@ export interface ToldMessage {
   replaceOriginal: boolean;
 }
 
-const JSON_HEADERS = { 'content-type': 'application/json' };
-
-/**
- * Keep-alive pools of the hosts response_urls point at (Slack's one, in production), each
- * kept for the process: a post goes straight to its host's pool, without the global agent's
- * look-up and a second parse of the url. Bounded: past a few hosts the oldest is closed.
- */
-const responsePools = new Map<string, Pool>();
-const MAX_RESPONSE_POOLS = 8;
-
-function responsePool(origin: string): Pool {
-  let pool = responsePools.get(origin);
-  if (!pool) {
-    pool = new Pool(origin, { headersTimeout: 5000, bodyTimeout: 5000 });
-    responsePools.set(origin, pool);
-    if (responsePools.size > MAX_RESPONSE_POOLS) {
-      const [oldest, old] = responsePools.entries().next().value as [string, Pool];
-      responsePools.delete(oldest);
-      void old.close().catch(() => {});
-    }
-  }
-  return pool;
-}
-
 async function postToResponseUrl(
   url: string,
   message: SlackMessage,
@@ -244,12 +220,12 @@ async function postToResponseUrl(
     text: message.text,
     ...(message.blocks ? { blocks: message.blocks } : {}),
   };
-  const target = new URL(url);
-  const res = await responsePool(target.origin).request({
+  const res = await request(url, {
     method: 'POST',
-    path: `${target.pathname}${target.search}`,
-    headers: JSON_HEADERS,
+    headers: { 'content-type': 'application/json' },
     body: JSON.stringify(body),
+    headersTimeout: 5000,
+    bodyTimeout: 5000,
   });
   const text = await res.body.text();
   if (res.statusCode < 200 || res.statusCode >= 300) return false;
