@@ -64,7 +64,9 @@ const worker = new Worker(
     });
     const text = `:white_check_mark: Resolved <${post.url ?? ''}|${post.title ?? post.id}>`;
     const blocks = [{ type: 'section', text: { type: 'mrkdwn', text } }];
-    if (cards && token) {
+    if (cards) {
+      // A worker's run always holds a lock: without its token the mark could not be fenced.
+      if (!token) throw new Error("the floor with the mark needs the run's lock token");
       const jobKey = `${prefix}:${QUEUE_NAME}:${job.id}`;
       // The log as the bot's telling writes it: the message kept, the telling started.
       const progress = JSON.stringify({
