@@ -36,12 +36,6 @@ describe('a send held past its window, then refusals', () => {
 
     const origin = originOf(h);
     const text = unique('held send');
-    const queued = await h.bot.queue.enqueue(
-      'createComment',
-      { origin, post: { id: post.id }, text },
-      { idempotencyKey: `test-${randomBytes(8).toString('hex')}` },
-    );
-    const lockKey = `${h.prefix}:operations:${queued.jobId}:lock`;
     let heldRequest: FaultEvent['request'] | undefined;
     const heldApplied = new Promise<void>((resolve) => {
       const onHandled = ({ request }: HandledEvent) => {
@@ -52,14 +46,23 @@ describe('a send held past its window, then refusals', () => {
       h.emulator.events.on('handled', onHandled);
     });
     // As the first send arrives, its run loses the job (its lock gone, as after a long outage).
+    // Listening before the enqueue: on a busy machine the worker can reach the send before the
+    // enqueue's answer is back here; the lock goes while the send is held.
+    let lockKey: Promise<string> | undefined;
     const onFault = ({ request, fault }: FaultEvent) => {
       if (fault.id !== held) return;
       heldRequest = request;
-      void h.bot.store.redis.del(lockKey);
+      void lockKey?.then((key) => h.bot.store.redis.del(key));
     };
     h.emulator.events.on('fault', onFault);
+    const enqueued = h.bot.queue.enqueue(
+      'createComment',
+      { origin, post: { id: post.id }, text },
+      { idempotencyKey: `test-${randomBytes(8).toString('hex')}` },
+    );
+    lockKey = enqueued.then((queued) => `${h.prefix}:operations:${queued.jobId}:lock`);
     try {
-      await h.settled(queued.jobId);
+      await h.settled((await enqueued).jobId);
       await heldApplied;
     } finally {
       h.emulator.events.off('fault', onFault);

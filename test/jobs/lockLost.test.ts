@@ -39,14 +39,22 @@ describe('a run that lost its job to the stalled check', () => {
     holdRoute: string,
   ): Promise<'completed' | 'failed'> {
     h.emulator.faults.add({ route: holdRoute, latencyMs: 6000, times: 1 });
-    const queued = await h.bot.queue.enqueue(operation, data, {
-      idempotencyKey: `test-${randomBytes(8).toString('hex')}`,
-    });
-    const lockKey = `${h.prefix}:${h.queue.name}:${queued.jobId}:lock`;
+    // Listening before the enqueue: on a busy machine the worker can take the job and reach the
+    // held call before the enqueue's answer is back here. The lock is deleted while the call is
+    // held (6 s), once the job's id is known.
+    let lockKey: Promise<string> | undefined;
     const onFault = ({ request }: FaultEvent) => {
-      if (request.route === holdRoute) void h.bot.store.redis.del(lockKey);
+      if (request.route === holdRoute) void lockKey?.then((key) => h.bot.store.redis.del(key));
     };
     h.emulator.events.on('fault', onFault);
+    const enqueued = h.bot.queue.enqueue(operation, data, {
+      idempotencyKey: `test-${randomBytes(8).toString('hex')}`,
+    });
+    lockKey = enqueued.then((queued) => `${h.prefix}:${h.queue.name}:${queued.jobId}:lock`);
+    const queued = await enqueued.catch((error: unknown) => {
+      h.emulator.events.off('fault', onFault);
+      throw error;
+    });
     const worker = h.worker!;
     const oldRunEnded = new Promise<void>((resolve) => {
       const onError = (error: Error) => {
