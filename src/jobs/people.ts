@@ -24,6 +24,12 @@ export interface SlackPerson {
 }
 
 /**
+ * The profiles being asked of Slack right now, per workspace's client: operations of the same
+ * person that run together share one `users.info` call.
+ */
+const asking = new WeakMap<ProcessorContext['slack'], Map<string, Promise<SlackPerson>>>();
+
+/**
  * A Slack user's name and email, from `users.info`, cached an hour. A Slack failure never fails
  * the operation: the person is then named by their user id and has no known email.
  */
@@ -31,6 +37,19 @@ export async function slackPerson(ctx: ProcessorContext, userId: string): Promis
   const cacheName = `slack-user:${userId}`;
   const cached = await ctx.store.cache.get<SlackPerson>(ctx.teamId, cacheName, { memoMs: PROFILE_MEMO_MS });
   if (cached && typeof cached.name === 'string') return cached;
+  let pending = asking.get(ctx.slack);
+  if (!pending) {
+    pending = new Map();
+    asking.set(ctx.slack, pending);
+  }
+  const inFlight = pending.get(userId);
+  if (inFlight) return inFlight;
+  const asked = askSlack(ctx, userId, cacheName).finally(() => pending.delete(userId));
+  pending.set(userId, asked);
+  return asked;
+}
+
+async function askSlack(ctx: ProcessorContext, userId: string, cacheName: string): Promise<SlackPerson> {
   try {
     const res = await ctx.slack.users.info({ user: userId });
     const user = res.user;
