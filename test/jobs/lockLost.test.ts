@@ -51,22 +51,19 @@ describe('a run that lost its job to the stalled check', () => {
       idempotencyKey: `test-${randomBytes(8).toString('hex')}`,
     });
     lockKey = enqueued.then((queued) => `${h.prefix}:${h.queue.name}:${queued.jobId}:lock`);
-    const queued = await enqueued.catch((error: unknown) => {
-      h.emulator.events.off('fault', onFault);
-      throw error;
-    });
-    const worker = h.worker!;
-    const oldRunEnded = new Promise<void>((resolve) => {
-      const onError = (error: Error) => {
-        const ended = [`Missing lock for job ${queued.jobId}`, `Lock mismatch for job ${queued.jobId}`];
-        if (ended.some((words) => error.message.includes(words))) {
-          worker.off('error', onError);
-          resolve();
-        }
-      };
-      worker.on('error', onError);
-    });
     try {
+      const queued = await enqueued;
+      const worker = h.worker!;
+      const oldRunEnded = new Promise<void>((resolve) => {
+        const onError = (error: Error) => {
+          const ended = [`Missing lock for job ${queued.jobId}`, `Lock mismatch for job ${queued.jobId}`];
+          if (ended.some((words) => error.message.includes(words))) {
+            worker.off('error', onError);
+            resolve();
+          }
+        };
+        worker.on('error', onError);
+      });
       const state = await h.settled(queued.jobId);
       await oldRunEnded;
       return state;
