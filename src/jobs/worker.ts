@@ -10,10 +10,10 @@
  * A processor's effects go through `once` (steps.ts), so a re-run never repeats a write.
  *
  * createWorker wires BullMQ to `runJob` (one run: workspace, budget lane, processor) and to
- * `tellStalled`; `onFailure` decides what a failure becomes: `waitOutRateLimit`, `settleDoubt`,
- * `tellFailed` or the one retry notice.
+ * `settleStalledOut` (with a sweep for the jobs of a worker that died first); `onFailure` decides
+ * what a failure becomes: `waitOutRateLimit`, `settleDoubt`, `tellFailed` or the one retry notice.
  */
-import { DelayedError, type Job, type Telemetry, UnrecoverableError, Worker } from 'bullmq';
+import { DelayedError, Job, type Telemetry, UnrecoverableError, Worker } from 'bullmq';
 import type { BudgetLane } from '../collab/budget.ts';
 import { type CollabError, isCollabError } from '../collab/errors.ts';
 import { type Logger, lazyChild } from '../logger.ts';
@@ -32,6 +32,7 @@ import { POLL_DEDUPLICATION } from './pollDispatch.ts';
 import { DEFAULT_POLLING, type PollingSettings } from './polling.ts';
 import { POLL_OPERATIONS, type Schedules } from './schedules.ts';
 import { partlyDone, rerunStalled, rerunsAfterStall } from './stalledRerun.ts';
+import { STALLED_OUT, startStalledSweep } from './stalledSweep.ts';
 import {
   type FenceSettings,
   finalTold,
@@ -109,6 +110,12 @@ const BUDGET_WAIT_MS: Record<BudgetLane, number> = { person: 10_000, background:
 /** How often a job's runs may stop (a worker killed or frozen) before BullMQ fails it as stalled. */
 export const MAX_STALLED_COUNT = 2;
 
+/**
+ * How far back a worker that starts looks for stalled-out jobs nobody settled (stalledSweep.ts):
+ * a deployment down for longer leaves older ones as they are.
+ */
+const STALLED_SWEEP_WINDOW_MS = 24 * 3600_000;
+
 /** How many extra runs a job in doubt gets after its last attempt (see onFailure). */
 const MAX_SETTLE_RUNS = 3;
 
@@ -151,9 +158,22 @@ export function createWorker(deps: WorkerDeps): Worker {
   worker.on('failed', (job, error) => {
     if (!job) return;
     // A job that stalled too often never reached onFailure: tell the person here.
-    if (/stalled/i.test(error.message) && isOperation(job.name)) tellStalled(scope, job);
+    if (error.message === STALLED_OUT) void settleStalledOut(scope, job);
     holdFailedClaim(scope, deps.connection, worker, job);
   });
+  // …and should this process die before it has, another worker's sweep settles the job.
+  const sweep = startStalledSweep({
+    connection: deps.connection,
+    queueKey: worker.qualifiedName,
+    load: async (id) => (await Job.fromId(worker, id)) ?? undefined,
+    settle: (job) => settleStalledOut(scope, job),
+    everyMs: Math.min(30_000, fence.lockMs),
+    graceMs: fence.lockMs,
+    windowMs: STALLED_SWEEP_WINDOW_MS,
+    logger: scope.logger,
+    now: scope.now,
+  });
+  worker.on('closing', () => void sweep.stop());
   // Each finished operation of a person is remembered for their App Home (failures in onFailure).
   worker.on('completed', (job) => {
     const origin = (job.data as { origin?: Origin } | undefined)?.origin;
@@ -424,47 +444,65 @@ async function tellFailed(
 /**
  * A job that stalled too often never reached onFailure: the person is told here, unless told
  * already — or, when part of it may be done, it runs once more to finish (stalledRerun.ts).
+ * Called by the worker that failed it, or by a sweep when that worker died first: the log's
+ * marks (`failedTold`, `stalledRerun`) are written before what they stand for, so that a sweep
+ * finds what is left to do.
  */
-function tellStalled(scope: WorkerScope, job: Job): void {
-  const origin = (job.data as { origin?: Origin }).origin;
-  if (!origin) return;
+async function settleStalledOut(scope: WorkerScope, job: Job): Promise<void> {
+  const origin = (job.data as { origin?: Origin } | undefined)?.origin;
+  if (!origin || !isOperation(job.name)) return;
   const log = readLog(job);
+  if (log.failedTold) return;
   // The outcome was told, or began to be, before the last stall. Where telling it again replaces
   // the same note (a slash command's response_url), it is told again: its run may have been
   // killed before the message went out. Elsewhere a second message would show twice: it stands.
   if (finalTold(log)) {
     const kept = log.steps[TOLD_MESSAGE_STEP]?.value as ToldMessage | undefined;
     if (log.steps[TELL_STEP]?.started && !log.steps[TELL_STEP]?.done && kept?.replaceOriginal) {
-      void scope.deps.workspaces.get(origin.teamId).then((ws) => {
-        if (!ws) return;
-        void createOutcomes(ws.slack, scope.logger, scope.now).deliver(origin, kept.message, {
+      const ws = await scope.deps.workspaces.get(origin.teamId);
+      if (ws) {
+        await createOutcomes(ws.slack, scope.logger, scope.now).deliver(origin, kept.message, {
           replaceOriginal: true,
         });
-      });
+      }
     }
     return;
   }
-  // Part of it may be done: no plain "try again".
-  const text = partlyDone(job.name, log)
-    ? `:warning: Could not finish: the worker stopped while running it, and it may have gone through (${describeOperation(job.name)}). Check before trying again.`
-    : `:warning: Could not ${describeOperation(job.name)}: the worker stopped while running it. Try again.`;
-  void rerunIfPartly(scope, job, log)
-    .then(async (again) => {
-      if (again) return;
-      await rememberOutcome(scope, origin, job.name, 'failed', 'the worker stopped while running it');
-      const ws = await scope.deps.workspaces.get(origin.teamId);
-      // As any final failure: a slash command's note (or its retry notice) gives way to it.
-      if (ws) {
-        await createOutcomes(ws.slack, scope.logger, scope.now).deliver(
-          origin,
-          { text },
-          { replaceOriginal: replacesAck(origin) },
-        );
-      }
-    })
-    .catch((error: unknown) =>
-      scope.logger.warn({ err: error, jobId: job.id }, 'could not tell a stalled-out job'),
-    );
+  try {
+    // Its extra run was marked, and the worker died before it put the job back: put it back now.
+    // (After an extra run that stalled out too, BullMQ's count of stalls is past one stall-out.)
+    const retryLost = log.stalledRerun === true && job.stalledCounter <= MAX_STALLED_COUNT + 1;
+    if (retryLost ? await rerunAgain(scope, job, log) : await rerunIfPartly(scope, job, log)) return;
+    // Part of it may be done: no plain "try again".
+    const text = partlyDone(job.name, log)
+      ? `:warning: Could not finish: the worker stopped while running it, and it may have gone through (${describeOperation(job.name)}). Check before trying again.`
+      : `:warning: Could not ${describeOperation(job.name)}: the worker stopped while running it. Try again.`;
+    // Marked before it is told (no run holds a failed job: unfenced), so that nothing tells it again.
+    await job.updateProgress({ ...log, failedTold: true } as unknown as object);
+    await rememberOutcome(scope, origin, job.name, 'failed', 'the worker stopped while running it');
+    const ws = await scope.deps.workspaces.get(origin.teamId);
+    // As any final failure: a slash command's note (or its retry notice) gives way to it.
+    if (ws) {
+      await createOutcomes(ws.slack, scope.logger, scope.now).deliver(
+        origin,
+        { text },
+        { replaceOriginal: replacesAck(origin) },
+      );
+    }
+  } catch (error) {
+    scope.logger.warn({ err: error, jobId: job.id }, 'could not tell a stalled-out job');
+  }
+}
+
+/** The extra run of a stalled-out job was marked but never began: the job is put back for it. */
+async function rerunAgain(scope: WorkerScope, job: Job, log: StepLog): Promise<boolean> {
+  const again = await rerunStalled(job, log).catch((error: unknown) => {
+    scope.logger.warn({ err: error, jobId: job.id }, 'stalled-out job: could not run it once more');
+    return false;
+  });
+  if (again)
+    scope.logger.info({ jobId: job.id }, 'stalled out part way: its extra run was lost; running it now');
+  return again;
 }
 
 /** Part of a stalled-out job may be done: it runs once more to finish (stalledRerun.ts). */

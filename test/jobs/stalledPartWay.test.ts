@@ -11,12 +11,8 @@
  * too, and shows the post resolved. A job that stalls out again after that extra run is told as
  * before.
  */
-import { randomBytes } from 'node:crypto';
-import type { Job } from 'bullmq';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { readLog } from '../../src/jobs/steps.ts';
-import type { JobInput, Operation, Origin } from '../../src/operations/schemas.ts';
-import type { FaultEvent } from '../../src/sandbox/emulator/index.ts';
 import { type Harness, startHarness } from '../support/harness.ts';
 import {
   appPostsWith,
@@ -28,10 +24,10 @@ import {
   unique,
   updatesOf,
 } from './helpers.ts';
+import { losingRuns, toldAt } from './stalling.ts';
 
 const CREATE = 'POST /v2/posts';
 const RESOLUTION = 'POST /v2/posts/{post_id}/resolution';
-const STALLED = 'job stalled more than allowable limit';
 
 describe('a job that stalled out part way', () => {
   let h: Harness;
@@ -45,74 +41,11 @@ describe('a job that stalled out part way', () => {
   afterEach(() => h.emulator.faults.clear());
   afterAll(() => h.close());
 
-  /**
-   * Enqueues the operation; its runs all lose their lock: the first as its send on `route`
-   * reaches the service (held a moment, then applied), then every later run that is `stopped` as
-   * it starts. Answers the job id and a promise of the job's first failure as stalled (the
-   * worker's `failed` event).
-   */
-  async function losingRuns<O extends Operation>(
-    operation: O,
-    data: JobInput<O> & { origin: Origin },
-    route: string,
-    stopped: (job: Job) => boolean,
-  ) {
-    h.emulator.faults.add({ route, latencyMs: 500, times: 1 });
-    const worker = h.worker!;
-    // The job is known by its origin: its first run may start before the enqueue answers.
-    const ours = (job: Job | undefined) =>
-      (job?.data as { origin?: Origin } | undefined)?.origin?.responseUrl === data.origin.responseUrl;
-    let jobId: string | undefined;
-    let runs = 0;
-    const dropLock = () => h.bot.store.redis.del(`${h.prefix}:${h.queue.name}:${jobId}:lock`);
-    const onFault = ({ request }: FaultEvent) => {
-      if (request.route === route && jobId) void dropLock();
-    };
-    const onActive = (job: Job) => {
-      if (!ours(job)) return;
-      jobId = job.id;
-      runs += 1;
-      // A job that stalled too often is failed by the worker that takes it next (BullMQ's deferred
-      // failure): that taking is no run, and is left alone.
-      if (runs > 1 && !job.deferredFailure && stopped(job)) void dropLock();
-    };
-    const stalledOut = new Promise<void>((resolve) => {
-      const onFailed = (job: Job | undefined, error: Error) => {
-        if (!ours(job) || !error.message.includes(STALLED)) return;
-        worker.off('failed', onFailed);
-        resolve();
-      };
-      worker.on('failed', onFailed);
-    });
-    h.emulator.events.on('fault', onFault);
-    worker.on('active', onActive);
-    const queued = await h.bot.queue.enqueue(operation, data, {
-      idempotencyKey: `test-${randomBytes(8).toString('hex')}`,
-    });
-    const detach = () => {
-      h.emulator.events.off('fault', onFault);
-      worker.off('active', onActive);
-    };
-    return { jobId: queued.jobId, stalledOut, detach };
-  }
-
-  /**
-   * The first message at the origin's response_url holding `words` (the extra run waits out a
-   * window); like every final outcome of a slash command, it replaces the command's note.
-   */
-  const toldAt = async (origin: { responseId: string }, words: string) => {
-    const path = `/response/${origin.responseId}`;
-    const call = await h.slack.waitFor((c) => c.path === path && String(c.args.text).includes(words), {
-      timeoutMs: 30_000,
-    });
-    expect(call.args.replace_original).toBe(true);
-    return String(call.args.text);
-  };
-
   it('runs once more: the post its first run created gets its card, and the person hears "Posted" once', async () => {
     const text = unique('stalled part way');
     const origin = originOf(h);
     const { jobId, stalledOut, detach } = await losingRuns(
+      h,
       'createPost',
       { origin, channel: { name: 'engineering' }, content: text },
       CREATE,
@@ -122,7 +55,7 @@ describe('a job that stalled out part way', () => {
       // Three runs stopped: BullMQ fails the job as stalled…
       await stalledOut;
       // …and the extra run finishes it.
-      await toldAt(origin, 'Posted to');
+      await toldAt(h, origin, 'Posted to');
       expect(await h.settled(jobId)).toBe('completed');
     } finally {
       detach();
@@ -142,6 +75,7 @@ describe('a job that stalled out part way', () => {
     const updatesBefore = updatesOf(h, card).length;
     const origin = originOf(h);
     const { jobId, stalledOut, detach } = await losingRuns(
+      h,
       'resolvePost',
       { origin, post: { id: post.id } },
       RESOLUTION,
@@ -149,7 +83,7 @@ describe('a job that stalled out part way', () => {
     );
     try {
       await stalledOut;
-      await toldAt(origin, 'Resolved');
+      await toldAt(h, origin, 'Resolved');
       expect(await h.settled(jobId)).toBe('completed');
     } finally {
       detach();
@@ -169,6 +103,7 @@ describe('a job that stalled out part way', () => {
     const text = unique('stalled twice');
     const origin = originOf(h);
     const { jobId, stalledOut, detach } = await losingRuns(
+      h,
       'createPost',
       { origin, channel: { name: 'engineering' }, content: text },
       CREATE,
@@ -177,7 +112,7 @@ describe('a job that stalled out part way', () => {
     try {
       await stalledOut;
       // The extra run loses its lock too: the next stall fails the job at once.
-      expect(await toldAt(origin, 'may have gone through')).toContain('Check before trying again');
+      expect(await toldAt(h, origin, 'may have gone through')).toContain('Check before trying again');
       expect(await h.settled(jobId)).toBe('failed');
     } finally {
       detach();

@@ -1,0 +1,138 @@
+/**
+ * Stalled-out jobs that nobody settled. BullMQ fails a job whose runs stopped too often in the
+ * worker that takes it next, and tells only that process (its `failed` event): the worker then
+ * tells the person, or gives the job its one more run (worker.ts, stalledRerun.ts). A process
+ * killed between the failure and that handling — or between the extra run's mark and its retry —
+ * leaves the job failed and the person told nothing.
+ *
+ * So every worker sweeps its queue's failed set now and then: a job failed as stalled at least a
+ * grace period ago (its own worker had its turn), whose log says nobody told the person, is
+ * settled here as its own worker would have settled it. A claim per job keeps two sweeping
+ * processes from settling one job twice. Each sweep reads on from where the last one stopped, so
+ * a failed job is looked at about once per process; after a start, the last `windowMs` are read.
+ */
+import type { Job } from 'bullmq';
+import type { Result } from 'ioredis';
+import type { Logger } from '../logger.ts';
+import type { Redis } from '../store/redis.ts';
+
+/** BullMQ's reason for a job whose runs stopped more often than its `maxStalledCount`. */
+export const STALLED_OUT = 'job stalled more than allowable limit';
+
+/** At most this many failed jobs are read per sweep; the rest wait for the next. */
+const PAGE = 500;
+
+/**
+ * Failed jobs with scores in [ARGV[1], ARGV[2]] (the time they failed), at most ARGV[3]; answers
+ * the last score read, how many were read, then the ids of those failed as stalled (ARGV[5]).
+ * The job hashes share the failed set's hash tag (one slot on a cluster).
+ */
+const FAILED_AS_STALLED = `local read = redis.call('ZRANGEBYSCORE', KEYS[1], ARGV[1], ARGV[2], 'WITHSCORES', 'LIMIT', 0, tonumber(ARGV[3]))
+local out = {'', 0}
+for i = 1, #read, 2 do
+  out[1] = read[i + 1]
+  out[2] = out[2] + 1
+  if redis.call('HGET', ARGV[4] .. read[i], 'failedReason') == ARGV[5] then table.insert(out, read[i]) end
+end
+return out`;
+
+declare module 'ioredis' {
+  interface RedisCommander<Context> {
+    failedAsStalled(
+      failed: string,
+      from: string,
+      to: string,
+      limit: number,
+      jobPrefix: string,
+      reason: string,
+    ): Result<[string, number, ...string[]], Context>;
+  }
+}
+
+function withScript(redis: Redis): Redis {
+  if (typeof (redis as Partial<Redis>).failedAsStalled !== 'function') {
+    redis.defineCommand('failedAsStalled', { numberOfKeys: 1, lua: FAILED_AS_STALLED });
+  }
+  return redis;
+}
+
+export interface StalledSweepOptions {
+  connection: Redis;
+  /** `<prefix>:<queue>`, the queue's keys (BullMQ's `keys.` prefix without the type) */
+  queueKey: string;
+  /** loads a job of the queue (undefined: gone) */
+  load: (id: string) => Promise<Job | undefined>;
+  /** settles one stalled-out job as its own worker would have */
+  settle: (job: Job) => Promise<void>;
+  /** how often to sweep */
+  everyMs: number;
+  /** how long after its failure a job is left to its own worker */
+  graceMs: number;
+  /** how far back the first sweep reads */
+  windowMs: number;
+  logger: Logger;
+  now?: () => number;
+}
+
+export interface StalledSweep {
+  /** one sweep now (the timer's work); resolves when it is done */
+  sweep(): Promise<void>;
+  /** no more sweeps; resolves when the one under way is done */
+  stop(): Promise<void>;
+}
+
+export function startStalledSweep(options: StalledSweepOptions): StalledSweep {
+  const { queueKey, logger } = options;
+  const now = options.now ?? Date.now;
+  const redis = withScript(options.connection);
+  let from = String(now() - options.windowMs);
+  let running: Promise<void> | undefined;
+  let stopped = false;
+
+  async function settleOne(id: string): Promise<void> {
+    // One sweeping process per job; the claim outlives the window in which the job can be read.
+    const claim = await redis.set(`${queueKey}:${id}:swept`, '1', 'PX', 2 * options.windowMs, 'NX');
+    if (claim !== 'OK') return;
+    const job = await options.load(id);
+    if (job) await options.settle(job);
+  }
+
+  async function sweepOnce(): Promise<void> {
+    const to = now() - options.graceMs;
+    const [last, read, ...ids] = await redis.failedAsStalled(
+      `${queueKey}:failed`,
+      from,
+      String(to),
+      PAGE,
+      `${queueKey}:`,
+      STALLED_OUT,
+    );
+    // A full page may end inside a run of equal scores: the next sweep reads its last score again.
+    from = read >= PAGE ? last : `(${to}`;
+    for (const id of ids) {
+      await settleOne(id).catch((error: unknown) =>
+        logger.warn({ err: error, jobId: id }, 'could not settle a stalled-out job'),
+      );
+    }
+  }
+
+  const sweep = () => {
+    if (stopped) return Promise.resolve();
+    running ??= sweepOnce()
+      .catch((error: unknown) => logger.warn({ err: error }, 'could not sweep stalled-out jobs'))
+      .finally(() => {
+        running = undefined;
+      });
+    return running;
+  };
+  const timer = setInterval(() => void sweep(), options.everyMs);
+  timer.unref();
+  return {
+    sweep,
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await running;
+    },
+  };
+}

@@ -1,0 +1,104 @@
+/**
+ * A stalled-out job whose worker died before it settled it. BullMQ tells only the worker that
+ * fails a stalled-out job (its `failed` event); that worker tells the person, or gives the job
+ * its one more run (stalledPartWay.test.ts). Killed in between — or between the extra run's
+ * mark and putting the job back — it left the job failed and the person told nothing. Now every
+ * worker sweeps its queue's failed set: what nobody settled is settled there, once.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { readLog, type StepLog } from '../../src/jobs/steps.ts';
+import { type Harness, startHarness, TEAM } from '../support/harness.ts';
+import { appPostsWith, callsOf, originOf, responseTexts, unique } from './helpers.ts';
+import { losingRuns, toldAt } from './stalling.ts';
+
+const CREATE = 'POST /v2/posts';
+
+describe('a stalled-out job nobody settled', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    // A 1 s lock: the stalled check and the sweep run every second, and a job is left to its own
+    // worker for a second after it failed. Short answer timeouts keep the extra run's wait short.
+    h = await startHarness({
+      env: { JOB_LOCK_MS: '1000', COLLAB_CONNECT_TIMEOUT_MS: '500', COLLAB_TIMEOUT_MS: '1500' },
+    });
+  });
+  afterEach(() => h.emulator.faults.clear());
+  afterAll(() => h.close());
+
+  const finals = (origin: { responseId: string }) =>
+    responseTexts(h, origin).filter((t) => !t.startsWith(':hourglass'));
+
+  it('runs once more from a sweep: the card is posted and the person hears "Posted" once; a job its worker settled is left alone', async () => {
+    // Settled by its own worker: told once that it may have gone through.
+    const settledText = unique('settled by its worker');
+    const settledOrigin = originOf(h);
+    const first = await losingRuns(
+      h,
+      'createPost',
+      { origin: settledOrigin, channel: { name: 'engineering' }, content: settledText },
+      CREATE,
+      () => true,
+    );
+    try {
+      await first.stalledOut;
+      await toldAt(h, settledOrigin, 'may have gone through');
+      expect(await h.settled(first.jobId)).toBe('failed');
+    } finally {
+      first.detach();
+    }
+
+    // Failed after it, and never settled by its worker.
+    const text = unique('never settled');
+    const origin = originOf(h);
+    const second = await losingRuns(
+      h,
+      'createPost',
+      { origin, channel: { name: 'engineering' }, content: text },
+      CREATE,
+      (job) => !readLog(job).stalledRerun,
+      { unsettled: true },
+    );
+    try {
+      await second.stalledOut;
+      await toldAt(h, origin, 'Posted to');
+      expect(await h.settled(second.jobId)).toBe('completed');
+    } finally {
+      second.detach();
+    }
+    const posts = appPostsWith(h, text);
+    expect(posts).toHaveLength(1);
+    const cards = callsOf(h, 'chat.postMessage').filter((c) => JSON.stringify(c.args).includes(posts[0]!.id));
+    expect(cards).toHaveLength(1);
+    expect(finals(origin)).toHaveLength(1);
+    expect(finals(origin)[0]).toContain('Posted to #engineering');
+    // The sweep that settled the second had read the first, which failed before it: still one message.
+    expect(finals(settledOrigin)).toHaveLength(1);
+  }, 60_000);
+
+  it('an extra run marked but never begun is begun by a sweep, and told once', async () => {
+    const text = unique('extra run lost');
+    const origin = originOf(h);
+    const { jobId, stalledOut, detach } = await losingRuns(
+      h,
+      'createPost',
+      { origin, channel: { name: 'engineering' }, content: text },
+      CREATE,
+      (job) => !readLog(job).stalledRerun,
+      { unsettled: true },
+    );
+    try {
+      await stalledOut;
+      // What its worker wrote before it died: the extra run's mark, with the job still failed.
+      const job = await h.bot.queue.queueFor(TEAM).getJob(jobId);
+      const marked: StepLog = { ...readLog(job!), stalledRerun: true };
+      await job!.updateProgress(marked as unknown as object);
+      await toldAt(h, origin, 'Posted to');
+      expect(await h.settled(jobId)).toBe('completed');
+    } finally {
+      detach();
+    }
+    expect(appPostsWith(h, text)).toHaveLength(1);
+    expect(finals(origin)).toHaveLength(1);
+    expect(finals(origin)[0]).toContain('Posted to #engineering');
+  }, 40_000);
+});

@@ -1,0 +1,93 @@
+/**
+ * Jobs made to stall out, for the tests of what follows (stalledPartWay, stalledUnsettled): every
+ * run of the job loses its lock, as when its worker is killed, and BullMQ's stalled check fails it.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Job } from 'bullmq';
+import { expect } from 'vitest';
+import { STALLED_OUT } from '../../src/jobs/stalledSweep.ts';
+import type { JobInput, Operation, Origin } from '../../src/operations/schemas.ts';
+import type { FaultEvent } from '../../src/sandbox/emulator/index.ts';
+import type { Harness } from '../support/harness.ts';
+
+export interface LosingRunsOptions {
+  /**
+   * Nobody settles the stall-out: the bot's own `failed` listeners are off until BullMQ has
+   * failed the job, as when the worker that failed it died at once.
+   */
+  unsettled?: boolean;
+}
+
+/**
+ * Enqueues the operation; its runs all lose their lock: the first as its send on `route`
+ * reaches the service (held a moment, then applied), then every later run that is `stopped` as
+ * it starts. Answers the job id and a promise of the job's first failure as stalled (the
+ * worker's `failed` event). Needs a harness with a short lock (the stalled check's period).
+ */
+export async function losingRuns<O extends Operation>(
+  h: Harness,
+  operation: O,
+  data: JobInput<O> & { origin: Origin },
+  route: string,
+  stopped: (job: Job) => boolean,
+  options: LosingRunsOptions = {},
+) {
+  h.emulator.faults.add({ route, latencyMs: 500, times: 1 });
+  const worker = h.worker!;
+  // The job is known by its origin: its first run may start before the enqueue answers.
+  const ours = (job: Job | undefined) =>
+    (job?.data as { origin?: Origin } | undefined)?.origin?.responseUrl === data.origin.responseUrl;
+  let jobId: string | undefined;
+  let runs = 0;
+  const dropLock = () => h.bot.store.redis.del(`${h.prefix}:${h.queue.name}:${jobId}:lock`);
+  const onFault = ({ request }: FaultEvent) => {
+    if (request.route === route && jobId) void dropLock();
+  };
+  const onActive = (job: Job) => {
+    if (!ours(job)) return;
+    jobId = job.id;
+    runs += 1;
+    // A job that stalled too often is failed by the worker that takes it next (BullMQ's deferred
+    // failure): that taking is no run, and is left alone.
+    if (runs > 1 && !job.deferredFailure && stopped(job)) void dropLock();
+  };
+  const botListeners = options.unsettled ? worker.listeners('failed') : [];
+  for (const listener of botListeners) worker.off('failed', listener as () => void);
+  const restore = () => {
+    for (const listener of botListeners) worker.on('failed', listener as () => void);
+    botListeners.length = 0;
+  };
+  const stalledOut = new Promise<void>((resolve) => {
+    const onFailed = (job: Job | undefined, error: Error) => {
+      if (!ours(job) || error.message !== STALLED_OUT) return;
+      worker.off('failed', onFailed);
+      restore();
+      resolve();
+    };
+    worker.on('failed', onFailed);
+  });
+  h.emulator.events.on('fault', onFault);
+  worker.on('active', onActive);
+  const queued = await h.bot.queue.enqueue(operation, data, {
+    idempotencyKey: `test-${randomBytes(8).toString('hex')}`,
+  });
+  const detach = () => {
+    h.emulator.events.off('fault', onFault);
+    worker.off('active', onActive);
+    restore();
+  };
+  return { jobId: queued.jobId, stalledOut, detach };
+}
+
+/**
+ * The first message at the origin's response_url holding `words` (the extra run waits out a
+ * window); like every final outcome of a slash command, it replaces the command's note.
+ */
+export async function toldAt(h: Harness, origin: { responseId: string }, words: string): Promise<string> {
+  const path = `/response/${origin.responseId}`;
+  const call = await h.slack.waitFor((c) => c.path === path && String(c.args.text).includes(words), {
+    timeoutMs: 30_000,
+  });
+  expect(call.args.replace_original).toBe(true);
+  return String(call.args.text);
+}
