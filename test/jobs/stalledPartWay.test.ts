@@ -13,7 +13,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { readLog } from '../../src/jobs/steps.ts';
-import { type Harness, startHarness } from '../support/harness.ts';
+import type { Harness } from '../support/harness.ts';
 import {
   appPostsWith,
   blockText,
@@ -24,7 +24,7 @@ import {
   unique,
   updatesOf,
 } from './helpers.ts';
-import { losingRuns, toldAt } from './stalling.ts';
+import { losingRuns, startStallingHarness, toldAt } from './stalling.ts';
 
 const CREATE = 'POST /v2/posts';
 const RESOLUTION = 'POST /v2/posts/{post_id}/resolution';
@@ -32,11 +32,7 @@ const RESOLUTION = 'POST /v2/posts/{post_id}/resolution';
 describe('a job that stalled out part way', () => {
   let h: Harness;
   beforeAll(async () => {
-    // A 1 s lock: the stalled check runs every second. Short answer timeouts keep the window a
-    // run waits out before it looks for what an earlier run's send applied (~5 s) short.
-    h = await startHarness({
-      env: { JOB_LOCK_MS: '1000', COLLAB_CONNECT_TIMEOUT_MS: '500', COLLAB_TIMEOUT_MS: '1500' },
-    });
+    h = await startStallingHarness();
   });
   afterEach(() => h.emulator.faults.clear());
   afterAll(() => h.close());

@@ -7,26 +7,37 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { readLog, type StepLog } from '../../src/jobs/steps.ts';
-import { type Harness, startHarness, TEAM } from '../support/harness.ts';
+import type { Origin } from '../../src/operations/schemas.ts';
+import { type Harness, TEAM } from '../support/harness.ts';
 import { appPostsWith, callsOf, originOf, responseTexts, unique } from './helpers.ts';
-import { losingRuns, toldAt } from './stalling.ts';
+import { losingRuns, startStallingHarness, toldAt } from './stalling.ts';
 
 const CREATE = 'POST /v2/posts';
 
 describe('a stalled-out job nobody settled', () => {
   let h: Harness;
   beforeAll(async () => {
-    // A 1 s lock: the stalled check and the sweep run every second, and a job is left to its own
-    // worker for a second after it failed. Short answer timeouts keep the extra run's wait short.
-    h = await startHarness({
-      env: { JOB_LOCK_MS: '1000', COLLAB_CONNECT_TIMEOUT_MS: '500', COLLAB_TIMEOUT_MS: '1500' },
-    });
+    h = await startStallingHarness();
   });
   afterEach(() => h.emulator.faults.clear());
   afterAll(() => h.close());
 
   const finals = (origin: { responseId: string }) =>
     responseTexts(h, origin).filter((t) => !t.startsWith(':hourglass'));
+
+  /**
+   * A post created in #engineering whose runs stall out, and which nobody settles; its extra run,
+   * once it has one, finishes.
+   */
+  const unsettledCreate = (origin: Origin, text: string) =>
+    losingRuns(
+      h,
+      'createPost',
+      { origin, channel: { name: 'engineering' }, content: text },
+      CREATE,
+      (job) => !readLog(job).stalledRerun,
+      { unsettled: true },
+    );
 
   it('runs once more from a sweep: the card is posted and the person hears "Posted" once; a job its worker settled is left alone', async () => {
     // Settled by its own worker: told once that it may have gone through.
@@ -50,14 +61,7 @@ describe('a stalled-out job nobody settled', () => {
     // Failed after it, and never settled by its worker.
     const text = unique('never settled');
     const origin = originOf(h);
-    const second = await losingRuns(
-      h,
-      'createPost',
-      { origin, channel: { name: 'engineering' }, content: text },
-      CREATE,
-      (job) => !readLog(job).stalledRerun,
-      { unsettled: true },
-    );
+    const second = await unsettledCreate(origin, text);
     try {
       await second.stalledOut;
       await toldAt(h, origin, 'Posted to');
@@ -78,14 +82,7 @@ describe('a stalled-out job nobody settled', () => {
   it('an extra run marked but never begun is begun by a sweep, and told once', async () => {
     const text = unique('extra run lost');
     const origin = originOf(h);
-    const { jobId, stalledOut, detach } = await losingRuns(
-      h,
-      'createPost',
-      { origin, channel: { name: 'engineering' }, content: text },
-      CREATE,
-      (job) => !readLog(job).stalledRerun,
-      { unsettled: true },
-    );
+    const { jobId, stalledOut, detach } = await unsettledCreate(origin, text);
     try {
       await stalledOut;
       // What its worker wrote before it died: the extra run's mark, with the job still failed.

@@ -8,7 +8,18 @@ import { expect } from 'vitest';
 import { STALLED_OUT } from '../../src/jobs/stalledSweep.ts';
 import type { JobInput, Operation, Origin } from '../../src/operations/schemas.ts';
 import type { FaultEvent } from '../../src/sandbox/emulator/index.ts';
-import type { Harness } from '../support/harness.ts';
+import { type Harness, startHarness } from '../support/harness.ts';
+
+/**
+ * A harness whose jobs stall out quickly: a 1 s lock, so the stalled check (and the sweep of
+ * what nobody settled) runs every second, and short answer timeouts, so the window a run waits
+ * out before it looks for what an earlier run's send applied is short (~5 s).
+ */
+export function startStallingHarness(): Promise<Harness> {
+  return startHarness({
+    env: { JOB_LOCK_MS: '1000', COLLAB_CONNECT_TIMEOUT_MS: '500', COLLAB_TIMEOUT_MS: '1500' },
+  });
+}
 
 export interface LosingRunsOptions {
   /**
