@@ -2,7 +2,8 @@
  * See and retry failed jobs:
  *
  *   npm run jobs -- failed [--limit N]     lists failed jobs: id, operation, team, time, reason
- *   npm run jobs -- retry <id|all>         moves failed jobs back to waiting (a worker runs them again)
+ *   npm run jobs -- retry <id|all>         moves failed jobs back to waiting (a worker runs them again,
+ *                                          from what they did, and tells the person the outcome)
  *
  * Reads REDIS_URL, REDIS_CLUSTER_NODES, QUEUE_PREFIX and QUEUE_SHARDS like the bot, and looks at
  * every shard. Failed jobs are kept 7 days (at most 5,000 per shard).
@@ -10,6 +11,7 @@
 import { pathToFileURL } from 'node:url';
 import { type Job, Queue } from 'bullmq';
 import { ConfigError, loadQueueConfig } from '../config.ts';
+import { readLog, reopenedLog } from '../jobs/steps.ts';
 import { shardNames } from '../operations/shards.ts';
 import { connectRedis, whenReady } from '../store/redis.ts';
 
@@ -99,7 +101,9 @@ export async function runJobsCli(argv: string[], env: Env, out: Write, err: Writ
         err(`Job ${job.id} is not failed; left alone.\n`);
         continue;
       }
-      await job.retry('failed');
+      // The run goes on from what it did, with its attempts anew, and tells its outcome.
+      await job.updateProgress(reopenedLog(readLog(job)) as unknown as object);
+      await job.retry('failed', { resetAttemptsMade: true, resetAttemptsStarted: true });
       retried += 1;
       out(`retried ${job.id} (${job.name}, team ${teamOf(job)})\n`);
     }

@@ -125,6 +125,17 @@ export function readLog(job: Job): StepLog {
   return { steps: {} };
 }
 
+/**
+ * The log of a failed job that an operator runs again (`npm run jobs -- retry`): what it did
+ * stays done, so no effect is repeated; what it told and how it waited is forgotten, so the run
+ * goes on from there and tells its outcome — without this, a job whose failure was told would
+ * refuse to run at all.
+ */
+export function reopenedLog(log: StepLog): StepLog {
+  const { failedTold, notifiedRetry, settleRuns, rateLimited, stalledRerun, ...kept } = log;
+  return kept;
+}
+
 /** Checks the lock is this run's and extends it; writes the progress when one is given. */
 const FENCE_SCRIPT = `${fenceLua({ job: 1, lock: 2 }, { token: 1, lockMs: 2, progress: 3 })}
 return 1`;
