@@ -453,6 +453,15 @@ async function settleStalledOut(scope: WorkerScope, job: Job): Promise<void> {
   if (!origin || !isOperation(job.name)) return;
   const log = readLog(job);
   if (log.failedTold) return;
+  try {
+    await settleUntold(scope, job, origin, log);
+  } catch (error) {
+    scope.logger.warn({ err: error, jobId: job.id }, 'could not tell a stalled-out job');
+  }
+}
+
+/** settleStalledOut for a job whose failure nobody told: tell it, or run it once more. */
+async function settleUntold(scope: WorkerScope, job: Job, origin: Origin, log: StepLog): Promise<void> {
   // The outcome was told, or began to be, before the last stall. Where telling it again replaces
   // the same note (a slash command's response_url), it is told again: its run may have been
   // killed before the message went out. Elsewhere a second message would show twice: it stands.
@@ -468,29 +477,25 @@ async function settleStalledOut(scope: WorkerScope, job: Job): Promise<void> {
     }
     return;
   }
-  try {
-    // Its extra run was marked, and the worker died before it put the job back: put it back now.
-    // (After an extra run that stalled out too, BullMQ's count of stalls is past one stall-out.)
-    const retryLost = log.stalledRerun === true && job.stalledCounter <= MAX_STALLED_COUNT + 1;
-    if (retryLost ? await rerunAgain(scope, job, log) : await rerunIfPartly(scope, job, log)) return;
-    // Part of it may be done: no plain "try again".
-    const text = partlyDone(job.name, log)
-      ? `:warning: Could not finish: the worker stopped while running it, and it may have gone through (${describeOperation(job.name)}). Check before trying again.`
-      : `:warning: Could not ${describeOperation(job.name)}: the worker stopped while running it. Try again.`;
-    // Marked before it is told (no run holds a failed job: unfenced), so that nothing tells it again.
-    await job.updateProgress({ ...log, failedTold: true } as unknown as object);
-    await rememberOutcome(scope, origin, job.name, 'failed', 'the worker stopped while running it');
-    const ws = await scope.deps.workspaces.get(origin.teamId);
-    // As any final failure: a slash command's note (or its retry notice) gives way to it.
-    if (ws) {
-      await createOutcomes(ws.slack, scope.logger, scope.now).deliver(
-        origin,
-        { text },
-        { replaceOriginal: replacesAck(origin) },
-      );
-    }
-  } catch (error) {
-    scope.logger.warn({ err: error, jobId: job.id }, 'could not tell a stalled-out job');
+  // Its extra run was marked, and the worker died before it put the job back: put it back now.
+  // (After an extra run that stalled out too, BullMQ's count of stalls is past one stall-out.)
+  const retryLost = log.stalledRerun === true && job.stalledCounter <= MAX_STALLED_COUNT + 1;
+  if (retryLost ? await rerunAgain(scope, job, log) : await rerunIfPartly(scope, job, log)) return;
+  // Part of it may be done: no plain "try again".
+  const text = partlyDone(job.name, log)
+    ? `:warning: Could not finish: the worker stopped while running it, and it may have gone through (${describeOperation(job.name)}). Check before trying again.`
+    : `:warning: Could not ${describeOperation(job.name)}: the worker stopped while running it. Try again.`;
+  // Marked before it is told (no run holds a failed job: unfenced), so that nothing tells it again.
+  await job.updateProgress({ ...log, failedTold: true } as unknown as object);
+  await rememberOutcome(scope, origin, job.name, 'failed', 'the worker stopped while running it');
+  const ws = await scope.deps.workspaces.get(origin.teamId);
+  // As any final failure: a slash command's note (or its retry notice) gives way to it.
+  if (ws) {
+    await createOutcomes(ws.slack, scope.logger, scope.now).deliver(
+      origin,
+      { text },
+      { replaceOriginal: replacesAck(origin) },
+    );
   }
 }
 
