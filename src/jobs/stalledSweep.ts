@@ -62,8 +62,8 @@ export interface StalledSweepOptions {
   queueKey: string;
   /** loads a job of the queue (undefined: gone) */
   load: (id: string) => Promise<Job | undefined>;
-  /** settles one stalled-out job as its own worker would have */
-  settle: (job: Job) => Promise<void>;
+  /** settles one stalled-out job as its own worker would have; false: nothing was left to do */
+  settle: (job: Job) => Promise<boolean>;
   /** how often to sweep */
   everyMs: number;
   /** how long after its failure a job is left to its own worker */
@@ -94,7 +94,9 @@ export function startStalledSweep(options: StalledSweepOptions): StalledSweep {
     const claim = await redis.set(`${queueKey}:${id}:swept`, '1', 'PX', 2 * options.windowMs, 'NX');
     if (claim !== 'OK') return;
     const job = await options.load(id);
-    if (job) await options.settle(job);
+    // Its own worker died before it told anyone, or before the extra run began: worth a line.
+    if (job && (await options.settle(job)))
+      logger.info({ jobId: id, operation: job.name }, 'settled a stalled-out job its worker left');
   }
 
   async function sweepOnce(): Promise<void> {

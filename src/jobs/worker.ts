@@ -446,18 +446,20 @@ async function tellFailed(
  * already — or, when part of it may be done, it runs once more to finish (stalledRerun.ts).
  * Called by the worker that failed it, or by a sweep when that worker died first: the log's
  * marks (`failedTold`, `stalledRerun`) are written before what they stand for, so that a sweep
- * finds what is left to do.
+ * finds what is left to do. Answers false when nothing was.
  */
-async function settleStalledOut(scope: WorkerScope, job: Job): Promise<void> {
+async function settleStalledOut(scope: WorkerScope, job: Job): Promise<boolean> {
   const origin = (job.data as { origin?: Origin } | undefined)?.origin;
-  if (!origin || !isOperation(job.name)) return;
+  if (!origin || !isOperation(job.name)) return false;
   const log = readLog(job);
-  if (log.failedTold) return;
+  // Told already, or told in full before the last stall: nothing left to do.
+  if (log.failedTold || (finalTold(log) && log.steps[TELL_STEP]?.done)) return false;
   try {
     await settleUntold(scope, job, origin, log);
   } catch (error) {
     scope.logger.warn({ err: error, jobId: job.id }, 'could not tell a stalled-out job');
   }
+  return true;
 }
 
 /** settleStalledOut for a job whose failure nobody told: tell it, or run it once more. */
