@@ -452,8 +452,9 @@ async function settleStalledOut(scope: WorkerScope, job: Job): Promise<boolean> 
   const origin = (job.data as { origin?: Origin } | undefined)?.origin;
   if (!origin || !isOperation(job.name)) return false;
   const log = readLog(job);
-  // Told already, or told in full before the last stall: nothing left to do.
-  if (log.failedTold || (finalTold(log) && log.steps[TELL_STEP]?.done)) return false;
+  // Told already; or its outcome began to be told before the last stall, and telling it again
+  // would not replace the same note (retold, below): nothing left to do.
+  if (log.failedTold || (finalTold(log) && !retold(log))) return false;
   try {
     await settleUntold(scope, job, origin, log);
   } catch (error) {
@@ -462,20 +463,22 @@ async function settleStalledOut(scope: WorkerScope, job: Job): Promise<boolean> 
   return true;
 }
 
-/** settleStalledOut for a job whose failure nobody told: tell it, or run it once more. */
+/**
+ * settleStalledOut for a job with something left to do: its outcome told again, or its failure
+ * told, or it runs once more.
+ */
 async function settleUntold(scope: WorkerScope, job: Job, origin: Origin, log: StepLog): Promise<void> {
-  // The outcome was told, or began to be, before the last stall. Where telling it again replaces
-  // the same note (a slash command's response_url), it is told again: its run may have been
-  // killed before the message went out. Elsewhere a second message would show twice: it stands.
-  if (finalTold(log)) {
-    const kept = log.steps[TOLD_MESSAGE_STEP]?.value as ToldMessage | undefined;
-    if (log.steps[TELL_STEP]?.started && !log.steps[TELL_STEP]?.done && kept?.replaceOriginal) {
-      const ws = await scope.deps.workspaces.get(origin.teamId);
-      if (ws) {
-        await createOutcomes(ws.slack, scope.logger, scope.now).deliver(origin, kept.message, {
-          replaceOriginal: true,
-        });
-      }
+  // The outcome began to be told before the last stall, where telling it again replaces the same
+  // note (a slash command's response_url): it is told again, as its run may have been killed
+  // before the message went out. (Elsewhere a second message would show twice: settleStalledOut
+  // leaves it.)
+  const kept = retold(log);
+  if (kept) {
+    const ws = await scope.deps.workspaces.get(origin.teamId);
+    if (ws) {
+      await createOutcomes(ws.slack, scope.logger, scope.now).deliver(origin, kept.message, {
+        replaceOriginal: true,
+      });
     }
     return;
   }
@@ -499,6 +502,16 @@ async function settleUntold(scope: WorkerScope, job: Job, origin: Origin, log: S
       { replaceOriginal: replacesAck(origin) },
     );
   }
+}
+
+/**
+ * The message to tell again of a job whose telling began and never finished, where telling it
+ * again replaces the same note (a slash command's response_url); undefined elsewhere.
+ */
+function retold(log: StepLog): ToldMessage | undefined {
+  const kept = log.steps[TOLD_MESSAGE_STEP]?.value as ToldMessage | undefined;
+  const tell = log.steps[TELL_STEP];
+  return tell?.started && !tell.done && kept?.replaceOriginal ? kept : undefined;
 }
 
 /** The extra run of a stalled-out job was marked but never began: the job is put back for it. */
