@@ -36,23 +36,22 @@ export function rerunsAfterStall(operation: string, log: StepLog): boolean {
 }
 
 /**
- * Marks the log and moves the failed job back to wait. Answers whether it will run again; false:
- * it stays failed, and the person is to be told so.
+ * Marks the log and moves the failed job back to wait: it will run again (or has moved on
+ * already). Throws when it could not be moved and is still failed, or its state is unknown (Redis
+ * refused, say): the caller tries again later (stalledSweep.ts).
  *
  * No run holds a failed job, so the mark is written without a fence; a frozen run that wakes
  * later finds its lock gone at its next write and stops (steps.ts).
  */
-export async function rerunStalled(job: Job, log: StepLog): Promise<boolean> {
+export async function rerunStalled(job: Job, log: StepLog): Promise<void> {
   const marked: StepLog = { ...log, stalledRerun: true };
   await job.updateProgress(marked as unknown as object);
   try {
     await job.retry('failed');
-    return true;
   } catch (error) {
     // Not in the failed set: it moved on (a retry sent again after a reconnect finds it gone,
-    // or an operator retried it). Still failed, or unknown: it will not run, the person is told.
+    // or an operator retried it). Still failed, or unknown: to be tried again.
     const state = await job.getState().catch(() => 'unknown');
     if (state === 'failed' || state === 'unknown') throw error;
-    return true;
   }
 }

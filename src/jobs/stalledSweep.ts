@@ -10,6 +10,8 @@
  * settled here as its own worker would have settled it. A claim per job keeps two sweeping
  * processes from settling one job twice. Each sweep reads on from where the last one stopped, so
  * a failed job is looked at about once per process; after a start, the last `windowMs` are read.
+ * A settling that fails (Redis refusing writes, a dropped connection) gives its claim back and is
+ * tried again by this process's next sweeps — the reading has moved on — for about an hour.
  */
 import type { Job } from 'bullmq';
 import type { Result } from 'ioredis';
@@ -22,17 +24,23 @@ export const STALLED_OUT = 'job stalled more than allowable limit';
 /** At most this many failed jobs are read per sweep; the rest wait for the next. */
 const PAGE = 500;
 
+/** A job whose settling failed is tried again by this many sweeps before it is given up. */
+const TRIES = 120;
+
 /**
  * Failed jobs with scores in [ARGV[1], ARGV[2]] (the time they failed), at most ARGV[3]; answers
- * the last score read, how many were read, then the ids of those failed as stalled (ARGV[5]).
- * The job hashes share the failed set's hash tag (one slot on a cluster).
+ * the last score read, how many were read, then the id and score of each failed as stalled
+ * (ARGV[5]). The job hashes share the failed set's hash tag (one slot on a cluster).
  */
 const FAILED_AS_STALLED = `local read = redis.call('ZRANGEBYSCORE', KEYS[1], ARGV[1], ARGV[2], 'WITHSCORES', 'LIMIT', 0, tonumber(ARGV[3]))
 local out = {'', 0}
 for i = 1, #read, 2 do
   out[1] = read[i + 1]
   out[2] = out[2] + 1
-  if redis.call('HGET', ARGV[4] .. read[i], 'failedReason') == ARGV[5] then table.insert(out, read[i]) end
+  if redis.call('HGET', ARGV[4] .. read[i], 'failedReason') == ARGV[5] then
+    table.insert(out, read[i])
+    table.insert(out, read[i + 1])
+  end
 end
 return out`;
 
@@ -74,6 +82,19 @@ export interface StalledSweepOptions {
   now?: () => number;
 }
 
+/** A job failed as stalled: its id, and when (its score in the failed set). */
+interface Failure {
+  id: string;
+  at: string;
+}
+
+interface Retry {
+  failure: Failure;
+  tries: number;
+  /** giving the claim back failed too: the next try holds it already */
+  held: boolean;
+}
+
 export interface StalledSweep {
   /** one sweep now (the timer's work); resolves when it is done */
   sweep(): Promise<void>;
@@ -86,22 +107,53 @@ export function startStalledSweep(options: StalledSweepOptions): StalledSweep {
   const now = options.now ?? Date.now;
   const redis = withScript(options.connection);
   let from = String(now() - options.windowMs);
+  /** failures whose settling failed (by claim key) -> what the next try needs */
+  const retries = new Map<string, Retry>();
   let running: Promise<void> | undefined;
   let stopped = false;
+  const claimKey = (failure: Failure) => `${queueKey}:${failure.id}:swept:${failure.at}`;
 
-  async function settleOne(id: string): Promise<void> {
-    // One sweeping process per job; the claim outlives the window in which the job can be read.
-    const claim = await redis.set(`${queueKey}:${id}:swept`, '1', 'PX', 2 * options.windowMs, 'NX');
-    if (claim !== 'OK') return;
-    const job = await options.load(id);
+  async function settleOne(failure: Failure, held: boolean): Promise<void> {
+    // One sweeping process per failure (a job that stalls out again after its extra run is a new
+    // one); the claim outlives the window in which the failure can be read.
+    if (!held && (await redis.set(claimKey(failure), '1', 'PX', 2 * options.windowMs, 'NX')) !== 'OK') return;
+    const job = await options.load(failure.id);
+    // Gone, or moved on (run again by an operator, or by its own worker late): nothing to settle.
+    if (!job || !(await job.isFailed())) return;
     // Its own worker died before it told anyone, or before the extra run began: worth a line.
-    if (job && (await options.settle(job)))
-      logger.info({ jobId: id, operation: job.name }, 'settled a stalled-out job its worker left');
+    if (await options.settle(job))
+      logger.info({ jobId: failure.id, operation: job.name }, 'settled a stalled-out job its worker left');
+  }
+
+  /** Settles one failure; when that fails, the claim is given back and the next sweep tries again. */
+  async function attempt(failure: Failure, retry?: Retry): Promise<void> {
+    const key = claimKey(failure);
+    try {
+      await settleOne(failure, retry?.held === true);
+      retries.delete(key);
+    } catch (error) {
+      const tries = (retry?.tries ?? 0) + 1;
+      const held = await redis.del(key).then(
+        () => false,
+        () => true,
+      );
+      if (tries < TRIES) {
+        retries.set(key, { failure, tries, held });
+        logger.warn({ err: error, jobId: failure.id }, 'could not settle a stalled-out job');
+        return;
+      }
+      retries.delete(key);
+      logger.error(
+        { err: error, jobId: failure.id },
+        'gave up settling a stalled-out job: `npm run jobs -- retry <id>` runs it again',
+      );
+    }
   }
 
   async function sweepOnce(): Promise<void> {
+    for (const retry of [...retries.values()]) await attempt(retry.failure, retry);
     const to = now() - options.graceMs;
-    const [last, read, ...ids] = await redis.failedAsStalled(
+    const [last, read, ...found] = await redis.failedAsStalled(
       `${queueKey}:failed`,
       from,
       String(to),
@@ -111,10 +163,9 @@ export function startStalledSweep(options: StalledSweepOptions): StalledSweep {
     );
     // A full page may end inside a run of equal scores: the next sweep reads its last score again.
     from = read >= PAGE ? last : `(${to}`;
-    for (const id of ids) {
-      await settleOne(id).catch((error: unknown) =>
-        logger.warn({ err: error, jobId: id }, 'could not settle a stalled-out job'),
-      );
+    for (let i = 0; i + 1 < found.length; i += 2) {
+      const failure = { id: found[i]!, at: found[i + 1]! };
+      if (!retries.has(claimKey(failure))) await attempt(failure);
     }
   }
 

@@ -158,7 +158,11 @@ export function createWorker(deps: WorkerDeps): Worker {
   worker.on('failed', (job, error) => {
     if (!job) return;
     // A job that stalled too often never reached onFailure: tell the person here.
-    if (error.message === STALLED_OUT) void settleStalledOut(scope, job);
+    // Should that fail, the sweep below finds it untold and settles it.
+    if (error.message === STALLED_OUT)
+      settleStalledOut(scope, job).catch((failure: unknown) =>
+        scope.logger.warn({ err: failure, jobId: job.id }, 'could not settle a stalled-out job'),
+      );
     holdFailedClaim(scope, deps.connection, worker, job);
   });
   // …and should this process die before it has, another worker's sweep settles the job.
@@ -446,7 +450,8 @@ async function tellFailed(
  * already — or, when part of it may be done, it runs once more to finish (stalledRerun.ts).
  * Called by the worker that failed it, or by a sweep when that worker died first: the log's
  * marks (`failedTold`, `stalledRerun`) are written before what they stand for, so that a sweep
- * finds what is left to do. Answers false when nothing was.
+ * finds what is left to do. Answers false when nothing was; throws when settling failed (Redis
+ * refused a write, say) before the person was told or the job put back, to be tried again.
  */
 async function settleStalledOut(scope: WorkerScope, job: Job): Promise<boolean> {
   const origin = (job.data as { origin?: Origin } | undefined)?.origin;
@@ -455,11 +460,7 @@ async function settleStalledOut(scope: WorkerScope, job: Job): Promise<boolean> 
   // Told already; or its outcome began to be told before the last stall, and telling it again
   // would not replace the same note (retold, below): nothing left to do.
   if (log.failedTold || (finalTold(log) && !retold(log))) return false;
-  try {
-    await settleUntold(scope, job, origin, log);
-  } catch (error) {
-    scope.logger.warn({ err: error, jobId: job.id }, 'could not tell a stalled-out job');
-  }
+  await settleUntold(scope, job, origin, log);
   return true;
 }
 
@@ -490,10 +491,11 @@ async function settleUntold(scope: WorkerScope, job: Job, origin: Origin, log: S
   const text = partlyDone(job.name, log)
     ? `:warning: Could not finish: the worker stopped while running it, and it may have gone through (${describeOperation(job.name)}). Check before trying again.`
     : `:warning: Could not ${describeOperation(job.name)}: the worker stopped while running it. Try again.`;
+  // Whatever can fail comes before the mark: once marked, nothing tells it again.
+  const ws = await scope.deps.workspaces.get(origin.teamId);
   // Marked before it is told (no run holds a failed job: unfenced), so that nothing tells it again.
   await job.updateProgress({ ...log, failedTold: true } as unknown as object);
   await rememberOutcome(scope, origin, job.name, 'failed', 'the worker stopped while running it');
-  const ws = await scope.deps.workspaces.get(origin.teamId);
   // As any final failure: a slash command's note (or its retry notice) gives way to it.
   if (ws) {
     await createOutcomes(ws.slack, scope.logger, scope.now).deliver(
@@ -514,26 +516,22 @@ function retold(log: StepLog): ToldMessage | undefined {
   return tell?.started && !tell.done && kept?.replaceOriginal ? kept : undefined;
 }
 
-/** The extra run of a stalled-out job was marked but never began: the job is put back for it. */
-async function rerunAgain(scope: WorkerScope, job: Job, log: StepLog): Promise<boolean> {
-  const again = await rerunStalled(job, log).catch((error: unknown) => {
-    scope.logger.warn({ err: error, jobId: job.id }, 'stalled-out job: could not run it once more');
-    return false;
-  });
-  if (again)
-    scope.logger.info({ jobId: job.id }, 'stalled out part way: its extra run was lost; running it now');
-  return again;
+/**
+ * The extra run of a stalled-out job was marked but never began: the job is put back for it. A
+ * failure to put it back throws (settleStalledOut), rather than tell a failure it need not.
+ */
+async function rerunAgain(scope: WorkerScope, job: Job, log: StepLog): Promise<true> {
+  await rerunStalled(job, log);
+  scope.logger.info({ jobId: job.id }, 'stalled out part way: its extra run was lost; running it now');
+  return true;
 }
 
 /** Part of a stalled-out job may be done: it runs once more to finish (stalledRerun.ts). */
 async function rerunIfPartly(scope: WorkerScope, job: Job, log: StepLog): Promise<boolean> {
   if (!rerunsAfterStall(job.name, log)) return false;
-  const again = await rerunStalled(job, log).catch((error: unknown) => {
-    scope.logger.warn({ err: error, jobId: job.id }, 'stalled-out job: could not run it once more');
-    return false;
-  });
-  if (again) scope.logger.info({ jobId: job.id }, 'stalled out part way: running it once more to finish it');
-  return again;
+  await rerunStalled(job, log);
+  scope.logger.info({ jobId: job.id }, 'stalled out part way: running it once more to finish it');
+  return true;
 }
 
 /**

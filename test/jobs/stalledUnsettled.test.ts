@@ -79,6 +79,27 @@ describe('a stalled-out job nobody settled', () => {
     expect(finals(settledOrigin)).toHaveLength(1);
   }, 60_000);
 
+  it('an extra run from a sweep that stalls out too, with nobody to settle it either, is told once', async () => {
+    const text = unique('extra run stalled too');
+    const origin = originOf(h);
+    const { jobId, detach } = await losingRuns(
+      h,
+      'createPost',
+      { origin, channel: { name: 'engineering' }, content: text },
+      CREATE,
+      () => true,
+      { unsettled: 2 },
+    );
+    try {
+      await toldAt(h, origin, 'may have gone through');
+      expect(await h.settled(jobId)).toBe('failed');
+    } finally {
+      detach();
+    }
+    expect(appPostsWith(h, text)).toHaveLength(1);
+    expect(finals(origin)).toHaveLength(1);
+  }, 60_000);
+
   it('an extra run marked but never begun is begun by a sweep, and told once', async () => {
     const text = unique('extra run lost');
     const origin = originOf(h);

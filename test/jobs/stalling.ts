@@ -11,22 +11,27 @@ import type { FaultEvent } from '../../src/sandbox/emulator/index.ts';
 import { type Harness, startHarness } from '../support/harness.ts';
 
 /**
- * A harness whose jobs stall out quickly: a 1 s lock, so the stalled check (and the sweep of
+ * A harness whose jobs stall out quickly (its settings: STALLING_ENV): a 1 s lock, so the stalled check (and the sweep of
  * what nobody settled) runs every second, and short answer timeouts, so the window a run waits
  * out before it looks for what an earlier run's send applied is short (~5 s).
  */
+export const STALLING_ENV: Record<string, string> = {
+  JOB_LOCK_MS: '1000',
+  COLLAB_CONNECT_TIMEOUT_MS: '500',
+  COLLAB_TIMEOUT_MS: '1500',
+};
+
 export function startStallingHarness(): Promise<Harness> {
-  return startHarness({
-    env: { JOB_LOCK_MS: '1000', COLLAB_CONNECT_TIMEOUT_MS: '500', COLLAB_TIMEOUT_MS: '1500' },
-  });
+  return startHarness({ env: STALLING_ENV });
 }
 
 export interface LosingRunsOptions {
   /**
    * Nobody settles the stall-out: the bot's own `failed` listeners are off until BullMQ has
-   * failed the job, as when the worker that failed it died at once.
+   * failed the job, as when the worker that failed it died at once. A number: that many
+   * stall-outs in a row (its extra run stalls out too).
    */
-  unsettled?: boolean;
+  unsettled?: boolean | number;
 }
 
 /**
@@ -68,15 +73,20 @@ export async function losingRuns<O extends Operation>(
     for (const listener of botListeners) worker.on('failed', listener as () => void);
     botListeners.length = 0;
   };
+  let unsettled = options.unsettled === true ? 1 : options.unsettled || 0;
+  let failedOnce: () => void = () => {};
   const stalledOut = new Promise<void>((resolve) => {
-    const onFailed = (job: Job | undefined, error: Error) => {
-      if (!ours(job) || error.message !== STALLED_OUT) return;
-      worker.off('failed', onFailed);
-      restore();
-      resolve();
-    };
-    worker.on('failed', onFailed);
+    failedOnce = resolve;
   });
+  const onFailed = (job: Job | undefined, error: Error) => {
+    if (!ours(job) || error.message !== STALLED_OUT) return;
+    failedOnce();
+    unsettled -= 1;
+    if (unsettled > 0) return;
+    worker.off('failed', onFailed);
+    restore();
+  };
+  worker.on('failed', onFailed);
   h.emulator.events.on('fault', onFault);
   worker.on('active', onActive);
   const queued = await h.bot.queue.enqueue(operation, data, {
@@ -85,6 +95,7 @@ export async function losingRuns<O extends Operation>(
   const detach = () => {
     h.emulator.events.off('fault', onFault);
     worker.off('active', onActive);
+    worker.off('failed', onFailed);
     restore();
   };
   return { jobId: queued.jobId, stalledOut, detach };
