@@ -14,17 +14,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { readLog } from '../../src/jobs/steps.ts';
 import type { Harness } from '../support/harness.ts';
-import {
-  appPostsWith,
-  blockText,
-  callsOf,
-  originOf,
-  postWithCard,
-  responseTexts,
-  unique,
-  updatesOf,
-} from './helpers.ts';
-import { losingRuns, startStallingHarness, toldAt } from './stalling.ts';
+import { appPostsWith, blockText, originOf, postWithCard, unique, updatesOf } from './helpers.ts';
+import { expectPostedOnce, finalsAt, losingRuns, startStallingHarness, toldAt } from './stalling.ts';
 
 const CREATE = 'POST /v2/posts';
 const RESOLUTION = 'POST /v2/posts/{post_id}/resolution';
@@ -56,14 +47,7 @@ describe('a job that stalled out part way', () => {
     } finally {
       detach();
     }
-    const posts = appPostsWith(h, text);
-    expect(posts).toHaveLength(1);
-    const cards = callsOf(h, 'chat.postMessage').filter((c) => JSON.stringify(c.args).includes(posts[0]!.id));
-    expect(cards).toHaveLength(1);
-    const told = responseTexts(h, origin).filter((t) => !t.startsWith(':hourglass'));
-    expect(told).toHaveLength(1);
-    expect(told[0]).toContain('Posted to #engineering');
-    expect(told[0]).not.toContain('may have gone through');
+    expect(expectPostedOnce(h, origin, text)).not.toContain('may have gone through');
   }, 40_000);
 
   it('a resolve runs once more: its card shows it resolved, and the person hears "Resolved" once', async () => {
@@ -89,7 +73,7 @@ describe('a job that stalled out part way', () => {
     const updates = updatesOf(h, card).slice(updatesBefore);
     expect(updates).toHaveLength(1);
     expect(blockText(updates[0]?.args.blocks)).toContain('*Resolved* by *Ada Lovelace* via Slack');
-    const told = responseTexts(h, origin).filter((t) => !t.startsWith(':hourglass'));
+    const told = finalsAt(h, origin);
     expect(told).toHaveLength(1);
     expect(told[0]).toContain(title);
     expect(told[0]).not.toContain('may have gone through');
@@ -113,7 +97,7 @@ describe('a job that stalled out part way', () => {
     } finally {
       detach();
     }
-    const finals = responseTexts(h, origin).filter((t) => !t.startsWith(':hourglass'));
+    const finals = finalsAt(h, origin);
     expect(finals).toHaveLength(1);
     expect(appPostsWith(h, text)).toHaveLength(1);
   }, 40_000);

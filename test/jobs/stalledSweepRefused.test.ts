@@ -11,8 +11,8 @@ import { connectRedis, type Redis } from '../../src/store/redis.ts';
 import { type OwnRedis, startOwnRedis } from '../faults/support/redis-server.ts';
 import { type Harness, startHarness } from '../support/harness.ts';
 import { captureLogs } from '../support/log-capture.ts';
-import { appPostsWith, callsOf, originOf, responseTexts, unique } from './helpers.ts';
-import { losingRuns, STALLING_ENV, toldAt } from './stalling.ts';
+import { originOf, unique } from './helpers.ts';
+import { expectPostedOnce, losingRuns, STALLING_ENV, toldAt } from './stalling.ts';
 
 describe('a sweep whose settling Redis refuses', () => {
   let own: OwnRedis;
@@ -56,12 +56,6 @@ describe('a sweep whose settling Redis refuses', () => {
     } finally {
       detach();
     }
-    const posts = appPostsWith(h, text);
-    expect(posts).toHaveLength(1);
-    const cards = callsOf(h, 'chat.postMessage').filter((c) => JSON.stringify(c.args).includes(posts[0]!.id));
-    expect(cards).toHaveLength(1);
-    const finals = responseTexts(h, origin).filter((t) => !t.startsWith(':hourglass'));
-    expect(finals).toHaveLength(1);
-    expect(finals[0]).toContain('Posted to #engineering');
+    expectPostedOnce(h, origin, text);
   }, 60_000);
 });

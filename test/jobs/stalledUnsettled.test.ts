@@ -9,8 +9,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { readLog, type StepLog } from '../../src/jobs/steps.ts';
 import type { Origin } from '../../src/operations/schemas.ts';
 import { type Harness, TEAM } from '../support/harness.ts';
-import { appPostsWith, callsOf, originOf, responseTexts, unique } from './helpers.ts';
-import { losingRuns, startStallingHarness, toldAt } from './stalling.ts';
+import { appPostsWith, originOf, unique } from './helpers.ts';
+import { expectPostedOnce, finalsAt, losingRuns, startStallingHarness, toldAt } from './stalling.ts';
 
 const CREATE = 'POST /v2/posts';
 
@@ -21,9 +21,6 @@ describe('a stalled-out job nobody settled', () => {
   });
   afterEach(() => h.emulator.faults.clear());
   afterAll(() => h.close());
-
-  const finals = (origin: { responseId: string }) =>
-    responseTexts(h, origin).filter((t) => !t.startsWith(':hourglass'));
 
   /**
    * A post created in #engineering whose runs stall out, and which nobody settles; its extra run,
@@ -69,14 +66,9 @@ describe('a stalled-out job nobody settled', () => {
     } finally {
       second.detach();
     }
-    const posts = appPostsWith(h, text);
-    expect(posts).toHaveLength(1);
-    const cards = callsOf(h, 'chat.postMessage').filter((c) => JSON.stringify(c.args).includes(posts[0]!.id));
-    expect(cards).toHaveLength(1);
-    expect(finals(origin)).toHaveLength(1);
-    expect(finals(origin)[0]).toContain('Posted to #engineering');
+    expectPostedOnce(h, origin, text);
     // The sweep that settled the second had read the first, which failed before it: still one message.
-    expect(finals(settledOrigin)).toHaveLength(1);
+    expect(finalsAt(h, settledOrigin)).toHaveLength(1);
   }, 60_000);
 
   it('an extra run from a sweep that stalls out too, with nobody to settle it either, is told once', async () => {
@@ -97,7 +89,7 @@ describe('a stalled-out job nobody settled', () => {
       detach();
     }
     expect(appPostsWith(h, text)).toHaveLength(1);
-    expect(finals(origin)).toHaveLength(1);
+    expect(finalsAt(h, origin)).toHaveLength(1);
   }, 60_000);
 
   it('an extra run marked but never begun is begun by a sweep, and told once', async () => {
@@ -115,8 +107,6 @@ describe('a stalled-out job nobody settled', () => {
     } finally {
       detach();
     }
-    expect(appPostsWith(h, text)).toHaveLength(1);
-    expect(finals(origin)).toHaveLength(1);
-    expect(finals(origin)[0]).toContain('Posted to #engineering');
+    expectPostedOnce(h, origin, text);
   }, 40_000);
 });

@@ -9,6 +9,7 @@ import { STALLED_OUT } from '../../src/jobs/stalledSweep.ts';
 import type { JobInput, Operation, Origin } from '../../src/operations/schemas.ts';
 import type { FaultEvent } from '../../src/sandbox/emulator/index.ts';
 import { type Harness, startHarness } from '../support/harness.ts';
+import { appPostsWith, callsOf, responseTexts } from './helpers.ts';
 
 /**
  * A harness whose jobs stall out quickly (its settings: STALLING_ENV): a 1 s lock, so the stalled check (and the sweep of
@@ -112,4 +113,24 @@ export async function toldAt(h: Harness, origin: { responseId: string }, words: 
   });
   expect(call.args.replace_original).toBe(true);
   return String(call.args.text);
+}
+
+/** What the person was told at the origin's response_url, retry notices left out. */
+export function finalsAt(h: Harness, origin: { responseId: string }): string[] {
+  return responseTexts(h, origin).filter((t) => !t.startsWith(':hourglass'));
+}
+
+/**
+ * The post holding `text` exists once, its card was posted once, and the person was told
+ * "Posted to #engineering" once. Answers what they were told.
+ */
+export function expectPostedOnce(h: Harness, origin: { responseId: string }, text: string): string {
+  const posts = appPostsWith(h, text);
+  expect(posts).toHaveLength(1);
+  const cards = callsOf(h, 'chat.postMessage').filter((c) => JSON.stringify(c.args).includes(posts[0]!.id));
+  expect(cards).toHaveLength(1);
+  const finals = finalsAt(h, origin);
+  expect(finals).toHaveLength(1);
+  expect(finals[0]).toContain('Posted to #engineering');
+  return finals[0]!;
 }
