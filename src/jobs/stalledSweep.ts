@@ -21,22 +21,38 @@ import type { Redis } from '../store/redis.ts';
 /** BullMQ's reason for a job whose runs stopped more often than its `maxStalledCount`. */
 export const STALLED_OUT = 'job stalled more than allowable limit';
 
-/** At most this many failed jobs are read per sweep; the rest wait for the next. */
-const PAGE = 500;
+/**
+ * A sweep reads this many failed jobs, and then the rest of those that failed at the same time as
+ * the last of them (BullMQ fails every job that stalled out at one check with one and the same
+ * time); the others wait for the next sweep.
+ */
+export const SWEEP_PAGE = 500;
 
 /** A job whose settling failed is tried again by this many sweeps before it is given up. */
 const TRIES = 120;
 
 /**
- * Failed jobs with scores in [ARGV[1], ARGV[2]] (the time they failed), at most ARGV[3]; answers
- * the last score read, how many were read, then the id and score of each failed as stalled
- * (ARGV[5]). The job hashes share the failed set's hash tag (one slot on a cluster).
+ * Failed jobs with scores in [ARGV[1], ARGV[2]] (the time they failed), at most ARGV[3] and then
+ * every other with the last one's score; answers the last score read, whether the page was full
+ * (1 or 0), then the id and score of each failed as stalled (ARGV[5]). The job hashes share the
+ * failed set's hash tag (one slot on a cluster).
  */
-const FAILED_AS_STALLED = `local read = redis.call('ZRANGEBYSCORE', KEYS[1], ARGV[1], ARGV[2], 'WITHSCORES', 'LIMIT', 0, tonumber(ARGV[3]))
+const FAILED_AS_STALLED = `local page = tonumber(ARGV[3])
+local read = redis.call('ZRANGEBYSCORE', KEYS[1], ARGV[1], ARGV[2], 'WITHSCORES', 'LIMIT', 0, page)
 local out = {'', 0}
+if #read >= 2 * page then
+  out[2] = 1
+  local last = read[#read]
+  local tail = 0
+  for i = #read, 2, -2 do
+    if read[i] ~= last then break end
+    tail = tail + 1
+  end
+  local rest = redis.call('ZRANGEBYSCORE', KEYS[1], last, last, 'WITHSCORES', 'LIMIT', tail, -1)
+  for i = 1, #rest do read[#read + 1] = rest[i] end
+end
 for i = 1, #read, 2 do
   out[1] = read[i + 1]
-  out[2] = out[2] + 1
   if redis.call('HGET', ARGV[4] .. read[i], 'failedReason') == ARGV[5] then
     table.insert(out, read[i])
     table.insert(out, read[i + 1])
@@ -50,7 +66,7 @@ declare module 'ioredis' {
       failed: string,
       from: string,
       to: string,
-      limit: number,
+      page: number,
       jobPrefix: string,
       reason: string,
     ): Result<[string, number, ...string[]], Context>;
@@ -153,16 +169,16 @@ export function startStalledSweep(options: StalledSweepOptions): StalledSweep {
   async function sweepOnce(): Promise<void> {
     for (const retry of [...retries.values()]) await attempt(retry.failure, retry);
     const to = now() - options.graceMs;
-    const [last, read, ...found] = await redis.failedAsStalled(
+    const [last, full, ...found] = await redis.failedAsStalled(
       `${queueKey}:failed`,
       from,
       String(to),
-      PAGE,
+      SWEEP_PAGE,
       `${queueKey}:`,
       STALLED_OUT,
     );
-    // A full page may end inside a run of equal scores: the next sweep reads its last score again.
-    from = read >= PAGE ? last : `(${to}`;
+    // Every failure with the last score read was read: the next sweep reads on after it.
+    from = full === 1 ? `(${last}` : `(${to}`;
     for (let i = 0; i + 1 < found.length; i += 2) {
       const failure = { id: found[i]!, at: found[i + 1]! };
       if (!retries.has(claimKey(failure))) await attempt(failure);
