@@ -7,11 +7,12 @@
  *
  * So every worker sweeps its queue's failed set now and then: a job failed as stalled at least a
  * grace period ago (its own worker had its turn), whose log says nobody told the person, is
- * settled here as its own worker would have settled it. A claim per job keeps two sweeping
- * processes from settling one job twice. Each sweep reads on from where the last one stopped, so
- * a failed job is looked at about once per process; after a start, the last `windowMs` are read.
- * A settling that fails (Redis refusing writes, a dropped connection) gives its claim back and is
- * tried again by this process's next sweeps — the reading has moved on — for about an hour.
+ * settled here as its own worker would have settled it. A claim per failure keeps two sweeping
+ * processes from settling one twice (a job whose extra run stalls out too fails anew). Each sweep
+ * reads on from where the last one stopped, so a failure is looked at about once per process;
+ * after a start, the last `windowMs` are read. A settling that fails (Redis refusing writes, a
+ * dropped connection) gives its claim back and is tried again by this process's next sweeps — the
+ * reading has moved on — for about an hour.
  */
 import type { Job } from 'bullmq';
 import type { Result } from 'ioredis';
