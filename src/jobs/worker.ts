@@ -465,45 +465,45 @@ async function settleStalledOut(scope: WorkerScope, job: Job): Promise<boolean> 
 }
 
 /**
- * settleStalledOut for a job with something left to do: its outcome told again, or its failure
- * told, or it runs once more.
+ * settleStalledOut for a job with something left to do: its outcome told again, or it runs once
+ * more, or its failure told. Whatever can fail comes before the failure's mark.
  */
 async function settleUntold(scope: WorkerScope, job: Job, origin: Origin, log: StepLog): Promise<void> {
+  // Its extra run was marked, and the worker died before it put the job back: put it back now.
+  // (After an extra run that stalled out too, BullMQ's count of stalls is past one stall-out.)
+  const retryLost = log.stalledRerun === true && job.stalledCounter <= MAX_STALLED_COUNT + 1;
+  const kept = retold(log);
+  if (!kept && (retryLost || rerunsAfterStall(job.name, log))) {
+    // Part of it may be done: it runs once more to finish (stalledRerun.ts). Should it not be put
+    // back, this throws, to be tried again, rather than tell a failure it need not.
+    await rerunStalled(job, log);
+    scope.logger.info(
+      { jobId: job.id },
+      retryLost
+        ? 'stalled out part way: its extra run was lost; running it now'
+        : 'stalled out part way: running it once more to finish it',
+    );
+    return;
+  }
+  const ws = await scope.deps.workspaces.get(origin.teamId);
+  const outcomes = ws ? createOutcomes(ws.slack, scope.logger, scope.now) : undefined;
   // The outcome began to be told before the last stall, where telling it again replaces the same
   // note (a slash command's response_url): it is told again, as its run may have been killed
   // before the message went out. (Elsewhere a second message would show twice: settleStalledOut
   // leaves it.)
-  const kept = retold(log);
   if (kept) {
-    const ws = await scope.deps.workspaces.get(origin.teamId);
-    if (ws) {
-      await createOutcomes(ws.slack, scope.logger, scope.now).deliver(origin, kept.message, {
-        replaceOriginal: true,
-      });
-    }
+    await outcomes?.deliver(origin, kept.message, { replaceOriginal: true });
     return;
   }
-  // Its extra run was marked, and the worker died before it put the job back: put it back now.
-  // (After an extra run that stalled out too, BullMQ's count of stalls is past one stall-out.)
-  const retryLost = log.stalledRerun === true && job.stalledCounter <= MAX_STALLED_COUNT + 1;
-  if (retryLost ? await rerunAgain(scope, job, log) : await rerunIfPartly(scope, job, log)) return;
   // Part of it may be done: no plain "try again".
   const text = partlyDone(job.name, log)
     ? `:warning: Could not finish: the worker stopped while running it, and it may have gone through (${describeOperation(job.name)}). Check before trying again.`
     : `:warning: Could not ${describeOperation(job.name)}: the worker stopped while running it. Try again.`;
-  // Whatever can fail comes before the mark: once marked, nothing tells it again.
-  const ws = await scope.deps.workspaces.get(origin.teamId);
   // Marked before it is told (no run holds a failed job: unfenced), so that nothing tells it again.
   await job.updateProgress({ ...log, failedTold: true } as unknown as object);
   await rememberOutcome(scope, origin, job.name, 'failed', 'the worker stopped while running it');
   // As any final failure: a slash command's note (or its retry notice) gives way to it.
-  if (ws) {
-    await createOutcomes(ws.slack, scope.logger, scope.now).deliver(
-      origin,
-      { text },
-      { replaceOriginal: replacesAck(origin) },
-    );
-  }
+  await outcomes?.deliver(origin, { text }, { replaceOriginal: replacesAck(origin) });
 }
 
 /**
@@ -514,24 +514,6 @@ function retold(log: StepLog): ToldMessage | undefined {
   const kept = log.steps[TOLD_MESSAGE_STEP]?.value as ToldMessage | undefined;
   const tell = log.steps[TELL_STEP];
   return tell?.started && !tell.done && kept?.replaceOriginal ? kept : undefined;
-}
-
-/**
- * The extra run of a stalled-out job was marked but never began: the job is put back for it. A
- * failure to put it back throws (settleStalledOut), rather than tell a failure it need not.
- */
-async function rerunAgain(scope: WorkerScope, job: Job, log: StepLog): Promise<true> {
-  await rerunStalled(job, log);
-  scope.logger.info({ jobId: job.id }, 'stalled out part way: its extra run was lost; running it now');
-  return true;
-}
-
-/** Part of a stalled-out job may be done: it runs once more to finish (stalledRerun.ts). */
-async function rerunIfPartly(scope: WorkerScope, job: Job, log: StepLog): Promise<boolean> {
-  if (!rerunsAfterStall(job.name, log)) return false;
-  await rerunStalled(job, log);
-  scope.logger.info({ jobId: job.id }, 'stalled out part way: running it once more to finish it');
-  return true;
 }
 
 /**
