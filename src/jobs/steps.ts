@@ -70,6 +70,11 @@ export interface StepLog {
   stalledRerun?: true;
   /** the person was told the operation failed: no later run may do anything or tell anything */
   failedTold?: true;
+  /**
+   * the failure's message, from its mark until it is out, where telling it again replaces the same
+   * note (failureTelling.ts): whoever finds it here tells it again
+   */
+  failedTelling?: string;
   /** a send outside the log ({@link SENT_OUTSIDE_LOG}) lost its answer: it may have gone through */
   sentInDoubt?: true;
   /** a send outside the log landed, and what came after it failed: it went through */
@@ -132,7 +137,7 @@ export function readLog(job: Job): StepLog {
  * refuse to run at all.
  */
 export function reopenedLog(log: StepLog): StepLog {
-  const { failedTold, notifiedRetry, settleRuns, rateLimited, stalledRerun, ...kept } = log;
+  const { failedTold, failedTelling, notifiedRetry, settleRuns, rateLimited, stalledRerun, ...kept } = log;
   return kept;
 }
 

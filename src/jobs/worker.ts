@@ -28,6 +28,7 @@ import { NOT_CONNECTED, type Workspaces } from '../workspaces/workspaces.ts';
 import type { ProcessorContext, ProcessorFeatures, Processors } from './context.ts';
 import { createOutcomes, replacesAck, TOLD_MESSAGE_STEP, type ToldMessage } from './delivery.ts';
 import { humanError, isPersonsMistake, isUserError, isWaitTurn, retryCause } from './errors.ts';
+import { retellFailure, tellFailure, type WriteLog } from './failureTelling.ts';
 import { POLL_DEDUPLICATION } from './pollDispatch.ts';
 import { DEFAULT_POLLING, type PollingSettings } from './polling.ts';
 import { POLL_OPERATIONS, type Schedules } from './schedules.ts';
@@ -219,8 +220,13 @@ async function runJob(scope: WorkerScope, job: Job, token?: string): Promise<voi
   const data = job.data as JobData<typeof operation>;
   const jobLogger = lazyChild(logger, { jobId: job.id, operation });
   const steps = stepLogOf(job, token, scope.fence, jobLogger);
-  // Told it failed already (its end was then lost with Redis, and it ran again): nothing more.
-  if (readLog(job).failedTold) throw new UnrecoverableError('already reported failed');
+  // Told it failed already (its end was then lost with Redis, or its run was killed, and it ran
+  // again): nothing more — but the telling's end, should it have been cut short.
+  const begun = readLog(job);
+  if (begun.failedTold) {
+    await finishFailureTelling(scope, job, begun, steps.write);
+    throw new UnrecoverableError('already reported failed');
+  }
   // Jobs a person asked for carry their origin; scheduled jobs (feeds, digests) only a team.
   const origin: Origin | undefined = 'origin' in data ? data.origin : undefined;
   const teamId = origin?.teamId ?? (data as unknown as { teamId: string }).teamId;
@@ -419,9 +425,6 @@ async function tellFailed(
   }
   // The success was told already (what failed came after): the person's outcome stands.
   if (origin && !finalTold(log)) {
-    // Marked before it is told, so no later run of this job tells anything else.
-    log.failedTold = true;
-    await steps.write(log);
     const what = describeOperation(operation);
     // Never "could not" for what is, or may be, in the service: a write that landed is said
     // to have gone through; one whose send was ever in doubt, to maybe have.
@@ -435,11 +438,8 @@ async function tellFailed(
       : inDoubt && (!refused || doubted)
         ? `Could not ${what} for sure: it was sent, but the service never confirmed it and retries did not get through. It may have gone through: check before trying again.`
         : humanError(operation, error);
-    await ctx.outcomes.deliver(
-      origin,
-      { text: `:warning: ${words}` },
-      { replaceOriginal: replacesAck(origin) },
-    );
+    // Marked before it is told, so no later run of this job tells anything else.
+    await tellFailure(ctx.outcomes, steps.write, log, origin, `:warning: ${words}`, ctx.logger);
     await rememberOutcome(scope, origin, operation, landed ? 'completed' : 'failed', words);
   }
   throw new UnrecoverableError(error instanceof Error ? error.message : String(error));
@@ -457,9 +457,11 @@ async function settleStalledOut(scope: WorkerScope, job: Job): Promise<boolean> 
   const origin = (job.data as { origin?: Origin } | undefined)?.origin;
   if (!origin || !isOperation(job.name)) return false;
   const log = readLog(job);
-  // Told already; or its outcome began to be told before the last stall, and telling it again
-  // would not replace the same note (retold, below): nothing left to do.
-  if (log.failedTold || (finalTold(log) && !retold(log))) return false;
+  // Told already, unless that telling was cut short (failureTelling.ts).
+  if (log.failedTold) return finishFailureTelling(scope, job, log, (told) => job.updateProgress(told));
+  // Its outcome began to be told before the last stall, and telling it again would not replace
+  // the same note (retold, below): nothing left to do.
+  if (finalTold(log) && !retold(log)) return false;
   await settleUntold(scope, job, origin, log);
   return true;
 }
@@ -499,11 +501,27 @@ async function settleUntold(scope: WorkerScope, job: Job, origin: Origin, log: S
   const text = partlyDone(job.name, log)
     ? `:warning: Could not finish: the worker stopped while running it, and it may have gone through (${describeOperation(job.name)}). Check before trying again.`
     : `:warning: Could not ${describeOperation(job.name)}: the worker stopped while running it. Try again.`;
-  // Marked before it is told (no run holds a failed job: unfenced), so that nothing tells it again.
-  await job.updateProgress({ ...log, failedTold: true } as unknown as object);
-  await rememberOutcome(scope, origin, job.name, 'failed', 'the worker stopped while running it');
+  // Marked before it is told (no run holds a failed job: unfenced), so that nothing else is told.
   // As any final failure: a slash command's note (or its retry notice) gives way to it.
-  await outcomes?.deliver(origin, { text }, { replaceOriginal: replacesAck(origin) });
+  await tellFailure(outcomes, (told) => job.updateProgress(told), log, origin, text, scope.logger);
+  await rememberOutcome(scope, origin, job.name, 'failed', 'the worker stopped while running it');
+}
+
+/**
+ * A failure marked told whose telling may have been cut short (failureTelling.ts): told again.
+ * Answers whether there was one.
+ */
+async function finishFailureTelling(
+  scope: WorkerScope,
+  job: Job,
+  log: StepLog,
+  write: WriteLog,
+): Promise<boolean> {
+  const origin = (job.data as { origin?: Origin } | undefined)?.origin;
+  if (!origin || !log.failedTelling) return false;
+  const ws = await scope.deps.workspaces.get(origin.teamId);
+  const outcomes = ws ? createOutcomes(ws.slack, scope.logger, scope.now) : undefined;
+  return retellFailure(outcomes, write, log, origin, scope.logger.child({ jobId: job.id }));
 }
 
 /**

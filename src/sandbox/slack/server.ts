@@ -56,6 +56,11 @@ export async function startSlackStandIn(options: SlackStandInOptions = {}): Prom
   const calls: RecordedCall[] = [];
   const responseUrlCalls: RecordedCall[] = [];
   const listeners = new Set<(call: RecordedCall) => void>();
+  /** response_url posts to leave unanswered (holdNextResponse) */
+  const holds = new Set<{
+    predicate: (args: Record<string, unknown>) => boolean;
+    arrived: (args: Record<string, unknown>) => void;
+  }>();
   const waiters = new Set<Waiter>();
   // Every call in arrival order, Web API and response_url alike, for waitFor.
   const all: RecordedCall[] = [];
@@ -138,6 +143,12 @@ export async function startSlackStandIn(options: SlackStandInOptions = {}): Prom
       args = parseResponseUrlBody(raw, req.headers['content-type']);
     } catch {
       args = { raw };
+    }
+    const hold = [...holds].find((h) => h.predicate(args));
+    if (hold) {
+      holds.delete(hold);
+      hold.arrived(args);
+      return new Promise<Answer>(() => {});
     }
     const failure = world.takeFailure('response_url');
     const answer: Answer = failure
@@ -226,6 +237,12 @@ export async function startSlackStandIn(options: SlackStandInOptions = {}): Prom
       world.failNext(method, error, failOptions);
     },
 
+    holdNextResponse(predicate) {
+      return new Promise((arrived) => {
+        holds.add({ predicate, arrived });
+      });
+    },
+
     seedMessage(channel, message): StoredMessage {
       return world.addMessage({ channel, team: world.defaultInstallation.teamId, ...message });
     },
@@ -242,6 +259,7 @@ export async function startSlackStandIn(options: SlackStandInOptions = {}): Prom
       calls.length = 0;
       responseUrlCalls.length = 0;
       all.length = 0;
+      holds.clear();
       world.reset();
     },
 
@@ -252,6 +270,7 @@ export async function startSlackStandIn(options: SlackStandInOptions = {}): Prom
       }
       waiters.clear();
       listeners.clear();
+      holds.clear();
       return new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));
         server.closeAllConnections();

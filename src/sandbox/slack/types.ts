@@ -199,6 +199,12 @@ export interface SlackStandIn {
    * (a `response_url` failure answers 404 for `expired_url`/`used_url`, else 400).
    */
   failNext(method: string, error: string, options?: FailNextOptions): void;
+  /**
+   * The next POST to a response URL whose body matches is never answered and never recorded, as
+   * when its sender dies before Slack has it: resolves with its body once it has arrived. The
+   * sender waits until it gives up, or its connection closes.
+   */
+  holdNextResponse(predicate: (args: Record<string, unknown>) => boolean): Promise<Record<string, unknown>>;
   /** Messages by channel id, in posting order (ephemeral ones included, flagged `ephemeralFor`). */
   messages: Map<string, StoredMessage[]>;
   /** Modals and App Home views. */
@@ -207,7 +213,7 @@ export interface SlackStandIn {
   seedMessage(channel: string, message: { user: string; text: string; thread_ts?: string }): StoredMessage;
   /** Archives, unarchives or deletes a channel, or removes or re-invites the bot, as Slack people do. */
   changeChannel(id: string, change: ChannelChange): SlackChannel;
-  /** Clears calls, messages, views, pending failures and issued installations; keeps the seeds. */
+  /** Clears calls, messages, views, pending failures and holds, and issued installations; keeps the seeds. */
   reset(): void;
   close(): Promise<void>;
 }
