@@ -16,30 +16,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FaultEvent } from '../../src/sandbox/emulator/index.ts';
 import { roleProcess } from '../faults/support/role-process.ts';
 import { type Harness, startHarness } from '../support/harness.ts';
-import { REDIS_ENV } from '../support/redisTarget.ts';
 import { finalsAt } from './stalling.ts';
-
-const LOCK_MS = '1000';
 
 describe('a worker killed while telling a failure', () => {
   let h: Harness;
   let worker: ReturnType<typeof roleProcess>;
   beforeAll(async () => {
     // A 1 s lock: the job of a killed worker is taken up again within a few seconds.
-    h = await startHarness({ worker: false, env: { JOB_LOCK_MS: LOCK_MS } });
-    worker = roleProcess('worker', {
-      SLACK_SIGNING_SECRET: h.signingSecret,
-      SLACK_BOT_TOKEN: 'xoxb-test-harness',
-      SLACK_BOT_USER_ID: 'U_BOT',
-      SLACK_API_URL: h.slack.url,
-      COLLAB_API_URL: h.emulator.url,
-      COLLAB_API_KEY: h.emulator.apiKey,
-      ...REDIS_ENV,
-      QUEUE_PREFIX: h.prefix,
-      PORT: '0',
-      JOB_LOCK_MS: LOCK_MS,
-      LOG_LEVEL: 'info',
-    });
+    h = await startHarness({ worker: false, env: { JOB_LOCK_MS: '1000' } });
+    worker = roleProcess('worker', { ...h.peerEnv, LOG_LEVEL: 'info' });
     await worker.start();
   }, 60_000);
   afterAll(async () => {

@@ -14,7 +14,6 @@ import { startBot } from '../../src/runtime.ts';
 import type { RecordedCall } from '../../src/sandbox/slack/index.ts';
 import { keys } from '../../src/store/keys.ts';
 import { type Harness, startHarness, TEAM } from '../support/harness.ts';
-import { REDIS_ENV } from '../support/redisTarget.ts';
 import { blockText, callsOf, memberId, originOf, responseTexts, run, unique } from './helpers.ts';
 
 const HOUR = '3600000';
@@ -316,20 +315,7 @@ describe('channel feeds', () => {
     });
 
     // A second bot instance on the same Redis prefix picks the job up, and polls again later.
-    const config = loadConfig({
-      SLACK_SIGNING_SECRET: h.signingSecret,
-      SLACK_BOT_TOKEN: 'xoxb-test-harness',
-      SLACK_BOT_USER_ID: 'U_BOT',
-      SLACK_API_URL: h.slack.url,
-      COLLAB_API_URL: h.emulator.url,
-      COLLAB_API_KEY: h.emulator.apiKey,
-      ...REDIS_ENV,
-      QUEUE_PREFIX: h.prefix,
-      ROLE: 'worker',
-      PORT: '0',
-      LOG_LEVEL: 'silent',
-      FEED_POLL_INTERVAL_MS: HOUR,
-    });
+    const config = loadConfig({ ...h.peerEnv, ROLE: 'worker', LOG_LEVEL: 'silent' });
     const second = await startBot(config, createLogger({ level: 'silent' }));
     try {
       expect(await h.settled(jobId)).toBe('completed');

@@ -55,6 +55,12 @@ export interface Harness {
   baseUrl: string;
   signingSecret: string;
   prefix: string;
+  /**
+   * The settings of another bot process on this harness's Slack stand-in, service, Redis and
+   * queue prefix, as the harness's bot has them (its `env` included) but for ROLE and LOG_LEVEL:
+   * a worker of its own, say.
+   */
+  peerEnv: Record<string, string>;
   /** the queue shard of TEAM's operations (the only queue with one shard) */
   queue: Queue;
   /** the worker of that shard; undefined on the web role */
@@ -88,7 +94,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const signingSecret = `test-signing-${randomBytes(8).toString('hex')}`;
   const emulator = await startEmulator();
   const slack = await startSlackStandIn(options.slackUsers ? { users: options.slackUsers } : {});
-  const config = loadConfig({
+  // The settings of the harness's bot, but for its role and logging: a peer process takes them too.
+  const peerEnv: Record<string, string> = {
     SLACK_SIGNING_SECRET: signingSecret,
     SLACK_BOT_TOKEN: 'xoxb-test-harness',
     SLACK_BOT_USER_ID: 'U_BOT',
@@ -103,10 +110,14 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     ...REDIS_ENV,
     QUEUE_PREFIX: prefix,
     PORT: '0',
-    ROLE: options.worker === false ? 'web' : 'all',
     JOB_BACKOFF_MS: '50',
     COLLAB_RATE_PAUSE_MS: '50',
     JOB_ATTEMPTS: '4',
+    ...options.env,
+  };
+  const config = loadConfig({
+    ...peerEnv,
+    ROLE: options.worker === false ? 'web' : 'all',
     LOG_LEVEL: 'silent',
     ...options.env,
   });
@@ -133,6 +144,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     baseUrl,
     signingSecret,
     prefix,
+    peerEnv,
     queue,
     worker: bot.workers[bot.queue.queues.indexOf(queue)],
     queueEvents,
