@@ -26,7 +26,13 @@ import type { Store } from '../store/index.ts';
 import { type Redis, waitReplicas } from '../store/redis.ts';
 import { NOT_CONNECTED, type Workspaces } from '../workspaces/workspaces.ts';
 import type { ProcessorContext, ProcessorFeatures, Processors } from './context.ts';
-import { createOutcomes, replacesAck, TOLD_MESSAGE_STEP, type ToldMessage } from './delivery.ts';
+import {
+  createOutcomes,
+  type Outcomes,
+  replacesAck,
+  TOLD_MESSAGE_STEP,
+  type ToldMessage,
+} from './delivery.ts';
 import { humanError, isPersonsMistake, isUserError, isWaitTurn, retryCause } from './errors.ts';
 import { retellFailure, tellFailure, type WriteLog } from './failureTelling.ts';
 import { POLL_DEDUPLICATION } from './pollDispatch.ts';
@@ -487,8 +493,7 @@ async function settleUntold(scope: WorkerScope, job: Job, origin: Origin, log: S
     );
     return;
   }
-  const ws = await scope.deps.workspaces.get(origin.teamId);
-  const outcomes = ws ? createOutcomes(ws.slack, scope.logger, scope.now) : undefined;
+  const outcomes = await outcomesOf(scope, origin.teamId);
   // The outcome began to be told before the last stall, where telling it again replaces the same
   // note (a slash command's response_url): it is told again, as its run may have been killed
   // before the message went out. (Elsewhere a second message would show twice: settleStalledOut
@@ -507,6 +512,12 @@ async function settleUntold(scope: WorkerScope, job: Job, origin: Origin, log: S
   await rememberOutcome(scope, origin, job.name, 'failed', 'the worker stopped while running it');
 }
 
+/** How a job settled outside its run tells the person: undefined when the workspace is gone. */
+async function outcomesOf(scope: WorkerScope, teamId: string): Promise<Outcomes | undefined> {
+  const ws = await scope.deps.workspaces.get(teamId);
+  return ws ? createOutcomes(ws.slack, scope.logger, scope.now) : undefined;
+}
+
 /**
  * A failure marked told whose telling may have been cut short (failureTelling.ts): told again.
  * Answers whether there was one.
@@ -519,8 +530,7 @@ async function finishFailureTelling(
 ): Promise<boolean> {
   const origin = (job.data as { origin?: Origin } | undefined)?.origin;
   if (!origin || !log.failedTelling) return false;
-  const ws = await scope.deps.workspaces.get(origin.teamId);
-  const outcomes = ws ? createOutcomes(ws.slack, scope.logger, scope.now) : undefined;
+  const outcomes = await outcomesOf(scope, origin.teamId);
   return retellFailure(outcomes, write, log, origin, scope.logger.child({ jobId: job.id }));
 }
 
