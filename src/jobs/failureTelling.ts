@@ -7,54 +7,65 @@
  * message rides on the mark (`failedTelling`) until it is out: whoever looks at the job next — its
  * next run after a stall, or the sweep of stalled-out jobs — tells it again, and the person still
  * sees one message. Elsewhere a second telling would show twice, and the mark alone stands.
+ *
+ * The person's recent operations (App Home) get the failure once it is out — the run told again
+ * adds it, as the run killed never did.
  */
 import type { Logger } from '../logger.ts';
 import type { Origin } from '../operations/schemas.ts';
 import { type Outcomes, replacesAck } from './delivery.ts';
-import type { StepLog } from './steps.ts';
+import type { FailedTelling, StepLog } from './steps.ts';
 
 /** Writes the job's log: fenced by a run that holds the job, plain for a failed job. */
 export type WriteLog = (log: StepLog) => Promise<unknown>;
 
-/** Marks the failure told, tells it, and takes its message off the mark once it is out. */
+/** Where a failure is told, and what keeps it. */
+export interface TellingScope {
+  /** undefined when the workspace is gone: nothing is told, the rest is kept */
+  outcomes: Outcomes | undefined;
+  write: WriteLog;
+  /** adds the outcome to the person's recent operations (never throws) */
+  remember: (outcome: FailedTelling['outcome'], reason: string) => Promise<void>;
+  logger: Logger;
+}
+
+/** Marks the failure told, tells it, takes its message off the mark, and adds it to App Home. */
 export async function tellFailure(
-  outcomes: Outcomes | undefined,
-  write: WriteLog,
+  scope: TellingScope,
   log: StepLog,
   origin: Origin,
-  text: string,
-  logger: Logger,
+  telling: FailedTelling,
 ): Promise<void> {
+  const { outcomes, write } = scope;
   const again = outcomes !== undefined && replacesAck(origin);
   const told: StepLog = { ...log, failedTold: true };
-  await write(again ? { ...told, failedTelling: text } : told);
-  if (!outcomes) return;
-  await outcomes.deliver(origin, { text }, { replaceOriginal: replacesAck(origin) });
-  if (again) await takeOff(write, told, logger);
+  await write(again ? { ...told, failedTelling: telling } : told);
+  if (outcomes) {
+    await outcomes.deliver(origin, { text: telling.text }, { replaceOriginal: replacesAck(origin) });
+    if (again) await takeOff(scope, told);
+  }
+  await scope.remember(telling.outcome, telling.reason);
 }
 
 /**
  * A failure marked told whose message may not have gone out: told again, onto the same note.
  * Answers whether there was one.
  */
-export async function retellFailure(
-  outcomes: Outcomes | undefined,
-  write: WriteLog,
-  log: StepLog,
-  origin: Origin,
-  logger: Logger,
-): Promise<boolean> {
-  const { failedTelling: text, ...told } = log;
-  if (!text) return false;
-  await outcomes?.deliver(origin, { text }, { replaceOriginal: true });
-  await takeOff(write, told, logger);
-  logger.info('told again a failure whose telling was cut short');
+export async function retellFailure(scope: TellingScope, log: StepLog, origin: Origin): Promise<boolean> {
+  const { failedTelling, ...told } = log;
+  if (!failedTelling) return false;
+  // A bare message: marked by an earlier version, which kept nothing for App Home.
+  const telling = typeof failedTelling === 'string' ? { text: failedTelling } : failedTelling;
+  await scope.outcomes?.deliver(origin, { text: telling.text }, { replaceOriginal: true });
+  await takeOff(scope, told);
+  scope.logger.info('told again a failure whose telling was cut short');
+  if ('outcome' in telling) await scope.remember(telling.outcome, telling.reason);
   return true;
 }
 
 /** Best effort: a message left on the mark is told again by the next look, onto the same note. */
-async function takeOff(write: WriteLog, told: StepLog, logger: Logger): Promise<void> {
-  await write(told).catch((error: unknown) =>
-    logger.warn({ err: error }, 'could not mark a failure as told in full'),
-  );
+async function takeOff(scope: TellingScope, told: StepLog): Promise<void> {
+  await scope
+    .write(told)
+    .catch((error: unknown) => scope.logger.warn({ err: error }, 'could not mark a failure as told in full'));
 }

@@ -72,13 +72,23 @@ export interface StepLog {
   failedTold?: true;
   /**
    * the failure's message, from its mark until it is out, where telling it again replaces the same
-   * note (failureTelling.ts): whoever finds it here tells it again
+   * note (failureTelling.ts): whoever finds it here tells it again (a bare message: marked by an
+   * earlier version)
    */
-  failedTelling?: string;
+  failedTelling?: FailedTelling | string;
   /** a send outside the log ({@link SENT_OUTSIDE_LOG}) lost its answer: it may have gone through */
   sentInDoubt?: true;
   /** a send outside the log landed, and what came after it failed: it went through */
   sentLanded?: true;
+}
+
+/** A failure's message, and how the person's recent operations on App Home show it. */
+export interface FailedTelling {
+  text: string;
+  /** 'completed' when its write went through and what came after it failed */
+  outcome: 'completed' | 'failed';
+  /** why, in the words the person was told */
+  reason: string;
 }
 
 /**

@@ -34,7 +34,7 @@ import {
   type ToldMessage,
 } from './delivery.ts';
 import { humanError, isPersonsMistake, isUserError, isWaitTurn, retryCause } from './errors.ts';
-import { retellFailure, tellFailure, type WriteLog } from './failureTelling.ts';
+import { retellFailure, type TellingScope, tellFailure, type WriteLog } from './failureTelling.ts';
 import { POLL_DEDUPLICATION } from './pollDispatch.ts';
 import { DEFAULT_POLLING, type PollingSettings } from './polling.ts';
 import { POLL_OPERATIONS, type Schedules } from './schedules.ts';
@@ -445,8 +445,11 @@ async function tellFailed(
         ? `Could not ${what} for sure: it was sent, but the service never confirmed it and retries did not get through. It may have gone through: check before trying again.`
         : humanError(operation, error);
     // Marked before it is told, so no later run of this job tells anything else.
-    await tellFailure(ctx.outcomes, steps.write, log, origin, `:warning: ${words}`, ctx.logger);
-    await rememberOutcome(scope, origin, operation, landed ? 'completed' : 'failed', words);
+    await tellFailure(tellingScope(scope, job, origin, ctx.outcomes, steps.write), log, origin, {
+      text: `:warning: ${words}`,
+      outcome: landed ? 'completed' : 'failed',
+      reason: words,
+    });
   }
   throw new UnrecoverableError(error instanceof Error ? error.message : String(error));
 }
@@ -508,8 +511,12 @@ async function settleUntold(scope: WorkerScope, job: Job, origin: Origin, log: S
     : `:warning: Could not ${describeOperation(job.name)}: the worker stopped while running it. Try again.`;
   // Marked before it is told (no run holds a failed job: unfenced), so that nothing else is told.
   // As any final failure: a slash command's note (or its retry notice) gives way to it.
-  await tellFailure(outcomes, (told) => job.updateProgress(told), log, origin, text, scope.logger);
-  await rememberOutcome(scope, origin, job.name, 'failed', 'the worker stopped while running it');
+  const write: WriteLog = (told) => job.updateProgress(told);
+  await tellFailure(tellingScope(scope, job, origin, outcomes, write), log, origin, {
+    text,
+    outcome: 'failed',
+    reason: 'the worker stopped while running it',
+  });
 }
 
 /** How a job settled outside its run tells the person: undefined when the workspace is gone. */
@@ -531,7 +538,23 @@ async function finishFailureTelling(
   const origin = (job.data as { origin?: Origin } | undefined)?.origin;
   if (!origin || !log.failedTelling) return false;
   const outcomes = await outcomesOf(scope, origin.teamId);
-  return retellFailure(outcomes, write, log, origin, scope.logger.child({ jobId: job.id }));
+  return retellFailure(tellingScope(scope, job, origin, outcomes, write), log, origin);
+}
+
+/** How a job's failure is told, and remembered for the person's App Home. */
+function tellingScope(
+  scope: WorkerScope,
+  job: Job,
+  origin: Origin,
+  outcomes: Outcomes | undefined,
+  write: WriteLog,
+): TellingScope {
+  return {
+    outcomes,
+    write,
+    remember: (outcome, reason) => rememberOutcome(scope, origin, job.name, outcome, reason),
+    logger: lazyChild(scope.logger, { jobId: job.id, operation: job.name }),
+  };
 }
 
 /**

@@ -10,12 +10,14 @@
  *
  * The worker is a child process started as the README says (ROLE=worker), SIGKILLed while the
  * Slack stand-in holds its failure message unanswered — a message Slack never got — and started
- * again. The web role is this process's.
+ * again. The web role is this process's. The failure told again also reaches the person's recent
+ * operations on App Home, once.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FaultEvent } from '../../src/sandbox/emulator/index.ts';
 import { roleProcess } from '../faults/support/role-process.ts';
-import { type Harness, startHarness } from '../support/harness.ts';
+import { ADA, type Harness, startHarness } from '../support/harness.ts';
+import { openHome } from './helpers.ts';
 import { finalsAt } from './stalling.ts';
 
 describe('a worker killed while telling a failure', () => {
@@ -47,6 +49,11 @@ describe('a worker killed while telling a failure', () => {
     expect(finals[0]).toMatch(/nope/);
     const told = h.slack.responseUrlCalls.find((call) => call.args.text === lost.text);
     expect(told?.args.replace_original).toBe(true);
+    // The run killed never added it to the person's recent operations; the run that told it did.
+    const failures = (await openHome(h, ADA, 'Your recent operations')).text
+      .split('\n')
+      .filter((line) => /could not resolve the post: No post with id `nope`/.test(line));
+    expect(failures).toHaveLength(1);
   }, 60_000);
 
   it('tells a stalled-out job’s failure once: the next worker’s sweep tells it again', async () => {
