@@ -53,19 +53,24 @@ export function isNotFound(error: unknown): error is CollabError {
   return isCollabError(error) && error.reason === 'notFound';
 }
 
-/** Runs `call`; a 404 becomes a UserError with `words`. */
-export async function orNotFound<T>(call: () => Promise<T>, words: string): Promise<T> {
+/** Runs `call`; a 404 becomes a UserError with `words` (made only then, when given as a function). */
+export async function orNotFound<T>(call: () => Promise<T>, words: string | (() => string)): Promise<T> {
   try {
     return await call();
   } catch (error) {
-    if (isNotFound(error)) throw new UserError(words);
+    if (isNotFound(error)) throw new UserError(typeof words === 'string' ? words : words());
     throw error;
   }
 }
 
-/** "No post with id `X`." */
+/** "No post with id `X`.": the bare fact (a workflow step's error, read by its builder). */
 export function noPost(postId: string): string {
   return `No post with id ${code(postId)}.`;
+}
+
+/** The same for a person in Slack, with where to find a post's id. */
+export function noPostFor(ctx: ProcessorContext, postId: string): string {
+  return `${noPost(postId)} Check the id on the post's card, or list posts with \`${commandOf(ctx)} posts\`.`;
 }
 
 /** "No thread with id `X`." */

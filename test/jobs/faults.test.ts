@@ -120,12 +120,14 @@ describe('failure policy, fault by fault', () => {
     ]);
   });
 
-  it('404: the person hears which post does not exist', async () => {
+  it('404: the person hears which post does not exist, and where to find one', async () => {
     const origin = originOf(h);
     const { state, job } = await run(h, 'resolvePost', { origin, post: { id: 'pst_<nope>' } });
     expect(state).toBe('failed');
     expect(job.attemptsMade).toBe(1);
-    expect(responseTexts(h, origin)).toEqual([':warning: No post with id `pst_&lt;nope&gt;`.']);
+    expect(responseTexts(h, origin)).toEqual([
+      ":warning: No post with id `pst_&lt;nope&gt;`. Check the id on the post's card, or list posts with `/collab posts`.",
+    ]);
   });
 
   it('a plain-text error body is shown as the service said it', async () => {

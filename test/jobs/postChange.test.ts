@@ -160,7 +160,9 @@ describe('resolvePost, unresolvePost, createComment', () => {
     expect(
       (await run(h, 'createComment', { origin, post: { id: 'pst_missing' }, text: 'hello' })).state,
     ).toBe('failed');
-    expect(responseTexts(h, origin)).toEqual([':warning: No post with id `pst_missing`.']);
+    expect(responseTexts(h, origin)).toEqual([
+      ":warning: No post with id `pst_missing`. Check the id on the post's card, or list posts with `/collab posts`.",
+    ]);
   });
 });
 

@@ -5,7 +5,7 @@ import { slackDate } from '../../render/digest.ts';
 import { filtersText } from '../../render/filters.ts';
 import { md } from '../../render/limits.ts';
 import { success } from '../../render/messages.ts';
-import type { Processor } from '../context.ts';
+import { commandOf, type Processor } from '../context.ts';
 import { tell } from '../delivery.ts';
 import { digestSchedulerId } from '../digestSchedules.ts';
 import { UserError } from '../errors.ts';
@@ -30,7 +30,10 @@ export const addDigest: Processor<'addDigest'> = async (data, ctx) => {
   const digest = await ctx.once('create', async () => {
     const existing = await ctx.store.digests.list(ctx.teamId, origin.slackChannel);
     if (existing.length >= MAX_DIGESTS_PER_CHANNEL) {
-      throw new UserError(`This channel already has ${existing.length} digests; remove one first.`);
+      const command = commandOf(ctx);
+      throw new UserError(
+        `This channel already has ${existing.length} digests, the most one channel can have: remove one first (\`${command} digest list\` shows their ids, \`${command} digest remove <id>\` removes one).`,
+      );
     }
     return ctx.store.digests.create(ctx.teamId, {
       slackChannel: origin.slackChannel,

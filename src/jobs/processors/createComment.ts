@@ -10,7 +10,7 @@ import type { Processor } from '../context.ts';
 import { tell } from '../delivery.ts';
 import { displayName } from '../people.ts';
 import { withPostLink } from '../postChange.ts';
-import { noPost, orNotFound, resolvePostId } from '../resolveRefs.ts';
+import { noPostFor, orNotFound, resolvePostId } from '../resolveRefs.ts';
 import { escapeMarkdown } from '../text.ts';
 
 /** The step value of the create: the comment id, `null` when recovered (see below). */
@@ -32,11 +32,19 @@ export const createComment: Processor<'createComment'> = async (data, ctx) => {
   const lease = commentLease(ctx, postId);
   await lease.take();
   // The post as it was before the first attempt: its comment count is the recover's yardstick.
-  const before = await ctx.once('before', () => orNotFound(() => ctx.collab.getPost(postId), noPost(postId)));
+  const before = await ctx.once('before', () =>
+    orNotFound(
+      () => ctx.collab.getPost(postId),
+      () => noPostFor(ctx, postId),
+    ),
+  );
   const landed = await ctx.once<Landed>(
     'comment',
     async () => {
-      const comment = await orNotFound(() => ctx.collab.createComment(postId, input), noPost(postId));
+      const comment = await orNotFound(
+        () => ctx.collab.createComment(postId, input),
+        () => noPostFor(ctx, postId),
+      );
       return { commentId: comment.id };
     },
     // The spec has no endpoint that lists comments, so an ambiguous create can only be told by

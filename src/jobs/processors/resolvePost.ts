@@ -3,7 +3,7 @@ import type { ResolvePostInput } from '../../collab/schemas.ts';
 import type { Processor } from '../context.ts';
 import { displayName } from '../people.ts';
 import { showPostChange } from '../postChange.ts';
-import { noPost, orNotFound, resolvePostId } from '../resolveRefs.ts';
+import { noPostFor, orNotFound, resolvePostId } from '../resolveRefs.ts';
 import { escapeMarkdown } from '../text.ts';
 
 export const resolvePost: Processor<'resolvePost'> = async (data, ctx) => {
@@ -21,7 +21,10 @@ export const resolvePost: Processor<'resolvePost'> = async (data, ctx) => {
   // Resolving again is harmless (the service overwrites the resolution with the same and answers
   // the post): not a step of the log (steps.ts, SENT_OUTSIDE_LOG). A run that comes back (a
   // retry, a re-run after a crash) simply resolves again, and the log carries no copy of the post.
-  const post = await orNotFound(() => ctx.collab.resolvePost(postId, input), noPost(postId));
+  const post = await orNotFound(
+    () => ctx.collab.resolvePost(postId, input),
+    () => noPostFor(ctx, postId),
+  );
   ctx.sentLanded();
   await showPostChange(ctx, origin, post, { done: 'Resolved', by: name }, data.card);
 };

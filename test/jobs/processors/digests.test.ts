@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { previousRun } from '../../../src/jobs/cron.ts';
 import { digestSchedulerId } from '../../../src/jobs/digestSchedules.ts';
 import { DIGEST_RECHECK_BATCH } from '../../../src/jobs/digestWatch.ts';
+import { MAX_DIGESTS_PER_CHANNEL } from '../../../src/jobs/processors/addDigest.ts';
 import { processors } from '../../../src/jobs/processors/index.ts';
 import { createWorker } from '../../../src/jobs/worker.ts';
 import { createLogger } from '../../../src/logger.ts';
@@ -351,6 +352,30 @@ describe('digests', () => {
     expect((await removed).state).toBe('completed');
     expect(await h.bot.schedules.get(digestSchedulerId(TEAM, digest!.id))).toBeUndefined();
     expect(await h.bot.store.digests.list(TEAM, slackChannel)).toEqual([]);
+  });
+
+  it('refuses a digest past the most one channel can have, and says how to remove one', async () => {
+    const slackChannel = 'C_FULL';
+    for (let i = 0; i < MAX_DIGESTS_PER_CHANNEL; i++) {
+      await h.bot.store.digests.create(TEAM, {
+        slackChannel,
+        pattern: DAILY,
+        label: 'every day at 09:00',
+        tz: PARIS,
+        createdBy: ADA,
+        createdAt: new Date().toISOString(),
+      });
+    }
+    const added = h.nextSettled('addDigest');
+    await h.command('digest add every weekday at 9:00', { channel: slackChannel });
+    expect((await added).state).toBe('failed');
+    const told = await h.slackCall(
+      (c) => c.method === 'response_url' && String(c.args.text).includes('digests, the most'),
+    );
+    expect(told.args.text).toBe(
+      `:warning: This channel already has ${MAX_DIGESTS_PER_CHANNEL} digests, the most one channel can have: remove one first (\`/collab digest list\` shows their ids, \`/collab digest remove <id>\` removes one).`,
+    );
+    expect(await h.bot.store.digests.list(TEAM, slackChannel)).toHaveLength(MAX_DIGESTS_PER_CHANNEL);
   });
 });
 
