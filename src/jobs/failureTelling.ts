@@ -58,8 +58,8 @@ export async function retellFailure(scope: TellingScope, log: StepLog, origin: O
   const telling = typeof failedTelling === 'string' ? { text: failedTelling } : failedTelling;
   await scope.outcomes?.deliver(origin, { text: telling.text }, { replaceOriginal: true });
   await takeOff(scope, told);
-  scope.logger.info('told again a failure whose telling was cut short');
   if ('outcome' in telling) await scope.remember(telling.outcome, telling.reason);
+  scope.logger.info('told again a failure whose telling was cut short');
   return true;
 }
 

@@ -50,7 +50,7 @@ describe('a worker killed while telling a failure', () => {
     const told = h.slack.responseUrlCalls.find((call) => call.args.text === lost.text);
     expect(told?.args.replace_original).toBe(true);
     // The run killed never added it to the person's recent operations; the run that told it did.
-    const failures = (await openHome(h, ADA, 'Your recent operations')).text
+    const failures = (await openHome(h, ADA, 'could not resolve the post')).text
       .split('\n')
       .filter((line) => /could not resolve the post: No post with id `nope`/.test(line));
     expect(failures).toHaveLength(1);
@@ -85,6 +85,12 @@ describe('a worker killed while telling a failure', () => {
       expect(told.path).toBe('/response/cmd-2');
       expect(told.args.replace_original).toBe(true);
       expect(finalsAt(h, { responseId: 'cmd-2' })).toEqual([text]);
+      // The sweep says when it has told it (and added it to App Home): once there.
+      await worker.logged(/told again a failure whose telling was cut short/);
+      const failures = (await openHome(h, ADA, 'the worker stopped while running it')).text
+        .split('\n')
+        .filter((line) => /the worker stopped while running it/.test(line));
+      expect(failures).toHaveLength(1);
     } finally {
       h.emulator.events.off('fault', onFault);
       h.emulator.faults.clear();

@@ -20,6 +20,8 @@ export interface RoleProcess {
   kill(): Promise<void>;
   /** SIGTERM (a graceful stop), SIGKILL after 10 s */
   stop(): Promise<void>;
+  /** resolves with the first line of its output since its last start that matches */
+  logged(pattern: RegExp, timeoutMs?: number): Promise<string>;
 }
 
 export function roleProcess(
@@ -30,6 +32,9 @@ export function roleProcess(
   let child: ChildProcess | undefined;
   let starts = 0;
   let port: number | undefined;
+  /** its output since its last start, and who waits for a line of it */
+  let output = '';
+  const waiting = new Set<() => void>();
   const log: WriteStream | undefined = logPath ? createWriteStream(logPath) : undefined;
 
   const gone = (proc: ChildProcess) =>
@@ -54,21 +59,23 @@ export function roleProcess(
       });
       track(proc);
       child = proc;
-      let output = '';
+      output = '';
       const onData = (chunk: Buffer) => {
-        output += chunk.toString('utf8');
         const found = /"port":(\d+)[^\n]*collab-slack started|collab-slack started[^\n]*"port":(\d+)/.exec(
           output,
         );
         if (found) port = Number(found[1] ?? found[2]);
       };
+      proc.stdout?.on('data', (chunk: Buffer) => {
+        output += chunk.toString('utf8');
+        for (const check of waiting) check();
+      });
       proc.stdout?.on('data', onData);
       await waitForOutput(proc, /collab-slack started/, { what: `the ${role} role`, timeoutMs: 30_000 });
       proc.stdout?.off('data', onData);
-      for (const stream of [proc.stdout, proc.stderr]) {
-        if (log) stream?.pipe(log, { end: false });
-        else stream?.resume();
-      }
+      if (log) proc.stdout?.pipe(log, { end: false });
+      if (log) proc.stderr?.pipe(log, { end: false });
+      else proc.stderr?.resume();
     },
     async kill() {
       const proc = child;
@@ -86,6 +93,26 @@ export function roleProcess(
       await gone(proc);
       clearTimeout(timer);
       log?.end();
+    },
+    logged(pattern, timeoutMs = 30_000) {
+      return new Promise<string>((resolve, reject) => {
+        const check = () => {
+          const line = output.split('\n').find((l) => pattern.test(l));
+          if (line === undefined) return;
+          done();
+          resolve(line);
+        };
+        const timer = setTimeout(() => {
+          done();
+          reject(new Error(`the ${role} role logged nothing matching ${pattern} within ${timeoutMs} ms`));
+        }, timeoutMs);
+        const done = () => {
+          clearTimeout(timer);
+          waiting.delete(check);
+        };
+        waiting.add(check);
+        check();
+      });
     },
   };
 }
