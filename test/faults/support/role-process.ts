@@ -67,6 +67,8 @@ export function roleProcess(
         if (found) port = Number(found[1] ?? found[2]);
       };
       proc.stdout?.on('data', (chunk: Buffer) => {
+        // What a killed child had on its way belongs to no later start.
+        if (child !== proc) return;
         output += chunk.toString('utf8');
         for (const check of waiting) check();
       });
