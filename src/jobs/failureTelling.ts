@@ -52,13 +52,11 @@ export async function tellFailure(
  * Answers whether there was one.
  */
 export async function retellFailure(scope: TellingScope, log: StepLog, origin: Origin): Promise<boolean> {
-  const { failedTelling, ...told } = log;
-  if (!failedTelling) return false;
-  // A bare message: marked by an earlier version, which kept nothing for App Home.
-  const telling = typeof failedTelling === 'string' ? { text: failedTelling } : failedTelling;
+  const { failedTelling: telling, ...told } = log;
+  if (!telling) return false;
   await scope.outcomes?.deliver(origin, { text: telling.text }, { replaceOriginal: true });
   await takeOff(scope, told);
-  if ('outcome' in telling) await scope.remember(telling.outcome, telling.reason);
+  await scope.remember(telling.outcome, telling.reason);
   scope.logger.info('told again a failure whose telling was cut short');
   return true;
 }

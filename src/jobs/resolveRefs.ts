@@ -53,12 +53,12 @@ export function isNotFound(error: unknown): error is CollabError {
   return isCollabError(error) && error.reason === 'notFound';
 }
 
-/** Runs `call`; a 404 becomes a UserError with `words` (made only then, when given as a function). */
-export async function orNotFound<T>(call: () => Promise<T>, words: string | (() => string)): Promise<T> {
+/** Runs `call`; a 404 becomes a UserError with `words` (made only then). */
+export async function orNotFound<T>(call: () => Promise<T>, words: () => string): Promise<T> {
   try {
     return await call();
   } catch (error) {
-    if (isNotFound(error)) throw new UserError(typeof words === 'string' ? words : words());
+    if (isNotFound(error)) throw new UserError(words());
     throw error;
   }
 }

@@ -72,10 +72,9 @@ export interface StepLog {
   failedTold?: true;
   /**
    * the failure's message, from its mark until it is out, where telling it again replaces the same
-   * note (failureTelling.ts): whoever finds it here tells it again (a bare message: marked by an
-   * earlier version)
+   * note (failureTelling.ts): whoever finds it here tells it again
    */
-  failedTelling?: FailedTelling | string;
+  failedTelling?: FailedTelling;
   /** a send outside the log ({@link SENT_OUTSIDE_LOG}) lost its answer: it may have gone through */
   sentInDoubt?: true;
   /** a send outside the log landed, and what came after it failed: it went through */

@@ -15,7 +15,7 @@ export const listMessages: Processor<'listMessages'> = async (data, ctx) => {
         limit: MESSAGES_PAGE_SIZE,
         ...cursorOption(data),
       }),
-    noThread(data.threadId),
+    () => noThread(data.threadId),
   );
   const paging = await pagingButtons(ctx, 'listMessages', { threadId: data.threadId }, page, data);
   // The spec has no get-thread endpoint: the thread's title is only known for threads the bot made.

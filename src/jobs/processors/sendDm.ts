@@ -84,7 +84,7 @@ async function sendMessage(
             content_markdown: text,
             ...(parentId ? { parent_id: parentId } : {}),
           }),
-        noThread(threadId),
+        () => noThread(threadId),
       ),
     // Walked back to before the first attempt, however many messages came since (landed.ts).
     () =>
@@ -96,7 +96,7 @@ async function sendMessage(
             (m) =>
               m.author?.type === 'app' && createdSince(m.created_at, since) && contentEquals(m.content, text),
           ),
-        noThread(threadId),
+        () => noThread(threadId),
       ),
   );
 }

@@ -36,7 +36,10 @@ function optionalText(inputs: Inputs, name: string): string | undefined {
 }
 
 const postOf = (ctx: ProcessorContext, postId: string) =>
-  orNotFound(() => ctx.collab.getPost(postId), noPost(postId));
+  orNotFound(
+    () => ctx.collab.getPost(postId),
+    () => noPost(postId),
+  );
 
 const resolvedOutputs = (post: Post): Outputs => ({
   ...(post.resolution?.resolved_at ? { resolved_at: post.resolution.resolved_at } : {}),
@@ -68,7 +71,7 @@ const STEPS: Record<
     const post = await ctx.once('resolve', () =>
       orNotFound(
         () => ctx.collab.resolvePost(postId, message ? { content_markdown: message } : {}),
-        noPost(postId),
+        () => noPost(postId),
       ),
     );
     return { outputs: resolvedOutputs(post) };
@@ -85,7 +88,7 @@ const STEPS: Record<
             content_markdown: text,
             ...(parent ? { parent_id: parent } : {}),
           }),
-        noPost(postId),
+        () => noPost(postId),
       ),
     );
     return { outputs: { comment_id: comment.id } };
