@@ -4,7 +4,7 @@
  */
 import { type CollabError, isCollabError } from '../collab/errors.ts';
 import type { Channel } from '../collab/schemas.ts';
-import type { ChannelRef, PostRef } from '../operations/schemas.ts';
+import type { ChannelRef, Origin, PostRef } from '../operations/schemas.ts';
 import { escapeMrkdwn } from '../render/text.ts';
 import { commandOf, type ProcessorContext } from './context.ts';
 import { UserError } from './errors.ts';
@@ -76,6 +76,15 @@ export function noPostFor(ctx: ProcessorContext, postId: string): string {
 /** "No thread with id `X`." */
 export function noThread(threadId: string): string {
   return `No thread with id ${code(threadId)}.`;
+}
+
+/**
+ * The same where the person typed the id, with where a thread's id is found (no command lists
+ * threads: it is in the note of the `dm` that started the thread).
+ */
+export function noThreadFor(ctx: ProcessorContext, threadId: string, origin: Origin): string {
+  if (origin.source !== 'command') return noThread(threadId);
+  return `${noThread(threadId)} A thread's id is in the note of the \`${commandOf(ctx)} dm\` that started it.`;
 }
 
 /** Text the person typed shown as inline code: escaped, and no backtick can end it early. */

@@ -137,7 +137,9 @@ describe('lists, and linking channels', () => {
 
     const missing = originOf(h);
     expect((await run(h, 'listMessages', { origin: missing, threadId: 'thr_nope' })).state).toBe('failed');
-    expect(responseTexts(h, missing)).toEqual([':warning: No thread with id `thr_nope`.']);
+    expect(responseTexts(h, missing)).toEqual([
+      ":warning: No thread with id `thr_nope`. A thread's id is in the note of the `/collab dm` that started it.",
+    ]);
   });
 
   it('linkChannel and unlinkChannel', async () => {

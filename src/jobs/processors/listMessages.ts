@@ -2,7 +2,7 @@
 import { messageList } from '../../render/lists.ts';
 import type { Processor } from '../context.ts';
 import { cursorOption, deliverList, pagingButtons } from '../paging.ts';
-import { noThread, orNotFound } from '../resolveRefs.ts';
+import { noThreadFor, orNotFound } from '../resolveRefs.ts';
 
 export const MESSAGES_PAGE_SIZE = 10;
 
@@ -15,7 +15,7 @@ export const listMessages: Processor<'listMessages'> = async (data, ctx) => {
         limit: MESSAGES_PAGE_SIZE,
         ...cursorOption(data),
       }),
-    () => noThread(data.threadId),
+    () => noThreadFor(ctx, data.threadId, data.origin),
   );
   const paging = await pagingButtons(ctx, 'listMessages', { threadId: data.threadId }, page, data);
   // The spec has no get-thread endpoint: the thread's title is only known for threads the bot made.

@@ -11,7 +11,7 @@ import { tell } from '../delivery.ts';
 import { findSince } from '../landed.ts';
 import { noteDmActivity } from '../mirroring.ts';
 import { memberName, memberOf, recipientsOf } from '../people.ts';
-import { noThread, orNotFound } from '../resolveRefs.ts';
+import { noThread, noThreadFor, orNotFound } from '../resolveRefs.ts';
 import { contentEquals, createdSince, escapeMarkdown } from '../text.ts';
 
 export async function sendDm(data: JobData<'sendDm'>, ctx: ProcessorContext): Promise<void> {
@@ -20,7 +20,13 @@ export async function sendDm(data: JobData<'sendDm'>, ctx: ProcessorContext): Pr
   const text = `*${escapeMarkdown(sender.person.name)}* via Slack:\n${data.text}`;
 
   if ('threadId' in data) {
-    const sent = await sendMessage(ctx, data.threadId, text, data.parentId);
+    const sent = await sendMessage(
+      ctx,
+      data.threadId,
+      text,
+      () => noThreadFor(ctx, data.threadId, origin),
+      data.parentId,
+    );
     await noteDmActivity(ctx, data.threadId, sent);
     // A Slack reply to a mirrored message is its own record in Slack: success stays quiet.
     if (origin.source === 'event') return;
@@ -49,7 +55,7 @@ export async function sendDm(data: JobData<'sendDm'>, ctx: ProcessorContext): Pr
       shortfall = `The service added ${added} of the ${memberIds.length} people you named.`;
     }
   }
-  const message = await sendMessage(ctx, threadId, text);
+  const message = await sendMessage(ctx, threadId, text, () => noThread(threadId));
   await noteDmActivity(ctx, threadId, message);
 
   const names = uniqueMembers(recipients).map(memberName);
@@ -71,6 +77,7 @@ async function sendMessage(
   ctx: ProcessorContext,
   threadId: string,
   text: string,
+  missing: () => string,
   parentId?: string,
 ): Promise<Message> {
   // Kept with the message's started mark (the same write): the recover looks from here.
@@ -84,7 +91,7 @@ async function sendMessage(
             content_markdown: text,
             ...(parentId ? { parent_id: parentId } : {}),
           }),
-        () => noThread(threadId),
+        missing,
       ),
     // Walked back to before the first attempt, however many messages came since (landed.ts).
     () =>
@@ -96,7 +103,7 @@ async function sendMessage(
             (m) =>
               m.author?.type === 'app' && createdSince(m.created_at, since) && contentEquals(m.content, text),
           ),
-        () => noThread(threadId),
+        missing,
       ),
   );
 }

@@ -130,6 +130,14 @@ describe('sendDm', () => {
   it('a thread that does not exist', async () => {
     const origin = originOf(h);
     expect((await run(h, 'sendDm', { origin, threadId: 'thr_missing', text: 'x' })).state).toBe('failed');
-    expect(responseTexts(h, origin)).toEqual([':warning: No thread with id `thr_missing`.']);
+    expect(responseTexts(h, origin)).toEqual([
+      ":warning: No thread with id `thr_missing`. A thread's id is in the note of the `/collab dm` that started it.",
+    ]);
+  });
+
+  it('a thread that does not exist, reached from a Slack thread: the bare fact, no id to check', async () => {
+    const origin = originOf(h, { source: 'event' });
+    expect((await run(h, 'sendDm', { origin, threadId: 'thr_gone', text: 'x' })).state).toBe('failed');
+    expect(responseTexts(h, origin)).toEqual([':warning: No thread with id `thr_gone`.']);
   });
 });
