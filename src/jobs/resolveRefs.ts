@@ -68,8 +68,12 @@ export function noPost(postId: string): string {
   return `No post with id ${code(postId)}.`;
 }
 
-/** The same for a person in Slack, with where to find a post's id. */
-export function noPostFor(ctx: ProcessorContext, postId: string): string {
+/**
+ * The same where the person typed the id, with where a post's id is found; a card's button or a
+ * reply under a card names its post itself (gone from the service): the bare fact.
+ */
+export function noPostFor(ctx: ProcessorContext, postId: string, origin: Origin): string {
+  if (origin.source !== 'command') return noPost(postId);
   return `${noPost(postId)} Check the id on the post's card, or list posts with \`${commandOf(ctx)} posts\`.`;
 }
 

@@ -164,6 +164,12 @@ describe('resolvePost, unresolvePost, createComment', () => {
       ":warning: No post with id `pst_missing`. Check the id on the post's card, or list posts with `/collab posts`.",
     ]);
   });
+
+  it("a card's button on a post gone from the service: the bare fact, no id to check", async () => {
+    const origin = originOf(h, { source: 'button' });
+    expect((await run(h, 'resolvePost', { origin, post: { id: 'pst_gone' } })).state).toBe('failed');
+    expect(responseTexts(h, origin)).toEqual([':warning: No post with id `pst_gone`.']);
+  });
 });
 
 function memberOf(h: Harness, email: string): string {

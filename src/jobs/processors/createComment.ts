@@ -35,7 +35,7 @@ export const createComment: Processor<'createComment'> = async (data, ctx) => {
   const before = await ctx.once('before', () =>
     orNotFound(
       () => ctx.collab.getPost(postId),
-      () => noPostFor(ctx, postId),
+      () => noPostFor(ctx, postId, origin),
     ),
   );
   const landed = await ctx.once<Landed>(
@@ -43,7 +43,7 @@ export const createComment: Processor<'createComment'> = async (data, ctx) => {
     async () => {
       const comment = await orNotFound(
         () => ctx.collab.createComment(postId, input),
-        () => noPostFor(ctx, postId),
+        () => noPostFor(ctx, postId, origin),
       );
       return { commentId: comment.id };
     },

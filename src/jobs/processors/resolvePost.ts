@@ -23,7 +23,7 @@ export const resolvePost: Processor<'resolvePost'> = async (data, ctx) => {
   // retry, a re-run after a crash) simply resolves again, and the log carries no copy of the post.
   const post = await orNotFound(
     () => ctx.collab.resolvePost(postId, input),
-    () => noPostFor(ctx, postId),
+    () => noPostFor(ctx, postId, origin),
   );
   ctx.sentLanded();
   await showPostChange(ctx, origin, post, { done: 'Resolved', by: name }, data.card);

@@ -12,7 +12,7 @@ export const unresolvePost: Processor<'unresolvePost'> = async (data, ctx) => {
   // SENT_OUTSIDE_LOG).
   const post = await orNotFound(
     () => ctx.collab.unresolvePost(postId),
-    () => noPostFor(ctx, postId),
+    () => noPostFor(ctx, postId, origin),
   );
   ctx.sentLanded();
   await showPostChange(ctx, origin, post, { done: 'Reopened', by: name }, data.card);
