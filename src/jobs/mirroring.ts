@@ -15,6 +15,7 @@ import type { ProcessorContext } from './context.ts';
 import { slackErrorCode } from './delivery.ts';
 import { SlackBusyError } from './feeds.ts';
 import { MAX_POLL_PAGES, THREAD_ACTIVE_WINDOW_MS, THREAD_PAGE_SIZE } from './polling.ts';
+import { isNotFound } from './resolveRefs.ts';
 import { schedulerId } from './schedules.ts';
 import { advance, EMPTY_WATERMARK, newerThanPaged, type Stamped, type Watermark } from './watermark.ts';
 
@@ -97,6 +98,20 @@ export async function pollThreadOnce(ctx: ProcessorContext, threadId: string): P
     await ctx.schedules.remove(threadSchedulerId(teamId, threadId));
     return;
   }
+  try {
+    await pollFrom(ctx, threadId, origin);
+  } catch (error) {
+    if (!isNotFound(error)) throw error;
+    // Gone from the service: nothing more can come from it, and a DM to the same people makes a
+    // new thread instead of failing on this one.
+    ctx.logger.info({ threadId }, 'mirrored thread gone from the service: mirroring stopped');
+    await ctx.store.threads.forget(teamId, threadId, origin.memberIds);
+    await ctx.schedules.remove(threadSchedulerId(teamId, threadId));
+  }
+}
+
+async function pollFrom(ctx: ProcessorContext, threadId: string, origin: ThreadOrigin): Promise<void> {
+  const { teamId } = ctx;
   const state = await ctx.store.mirrors.get(teamId, threadId);
   const mark = state?.watermark;
   if (!mark) {

@@ -21,6 +21,11 @@ const membersHash = (memberIds: string[]) =>
     .digest('hex')
     .slice(0, 32);
 
+/** Takes a thread's pairing with its members only while it is still that thread's. */
+const FORGET_SCRIPT = `if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
+redis.call('DEL', KEYS[2])
+return 1`;
+
 export function threadStore(redis: Redis, space: KeySpace) {
   return {
     async threadFor(teamId: string, memberIds: string[]): Promise<string | undefined> {
@@ -33,6 +38,21 @@ export function threadStore(redis: Redis, space: KeySpace) {
         .set(k.dmThread(membersHash(origin.memberIds)), threadId)
         .set(k.threadOrigin(threadId), JSON.stringify(origin))
         .exec();
+    },
+    /**
+     * A thread gone from the service: its origin goes (its mirroring stops), and so does its
+     * pairing with `memberIds` unless another thread has taken it since. Both keys are the
+     * team's, so one script on a cluster too.
+     */
+    async forget(teamId: string, threadId: string, memberIds: string[]): Promise<void> {
+      const k = keys(space, teamId);
+      await redis.eval(
+        FORGET_SCRIPT,
+        2,
+        k.dmThread(membersHash(memberIds)),
+        k.threadOrigin(threadId),
+        threadId,
+      );
     },
     async origin(teamId: string, threadId: string): Promise<ThreadOrigin | undefined> {
       const raw = await redis.get(keys(space, teamId).threadOrigin(threadId));

@@ -4,8 +4,18 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createCollabClient } from '../../src/collab/client.ts';
+import { defaultUsers, makeSlackUser } from '../../src/sandbox/slack/index.ts';
 import { type Harness, startHarness } from '../support/harness.ts';
-import { appPostsWith, channelId, originOf, responseTexts, run, unique } from './helpers.ts';
+import {
+  appPostsWith,
+  channelId,
+  dmToNewThread,
+  originOf,
+  RARE_THREAD_POLLS,
+  responseTexts,
+  run,
+  unique,
+} from './helpers.ts';
 
 const RETRY_TEXT = /The service is busy; I will .* again at/;
 
@@ -13,7 +23,13 @@ describe('failure policy, fault by fault', () => {
   let h: Harness;
   beforeAll(async () => {
     // A short answer timeout, so the stalled-answer case below is quick.
-    h = await startHarness({ env: { COLLAB_TIMEOUT_MS: '400' } });
+    h = await startHarness({
+      env: { COLLAB_TIMEOUT_MS: '400', ...RARE_THREAD_POLLS },
+      slackUsers: [
+        ...defaultUsers(),
+        makeSlackUser({ id: 'U_ALAN', name: 'alan', real_name: 'Alan Turing', email: 'alan@example.com' }),
+      ],
+    });
   });
   afterEach(() => h.emulator.faults.clear());
   afterAll(() => h.close());
@@ -232,6 +248,57 @@ describe('failure policy, fault by fault', () => {
     expect(
       [...h.emulator.org().messages.values()].filter((m) => m.content_markdown.includes(text)),
     ).toHaveLength(1);
+  });
+
+  describe('a remembered thread gone from the service, then a fault on the way to the new one', () => {
+    const messagesWith = (text: string) =>
+      [...h.emulator.org().messages.values()].filter((m) => m.content_markdown.includes(text));
+
+    /** A thread made for Ada and these people, then deleted in the service. */
+    async function goneThread(slackUserIds: string[]): Promise<string> {
+      const threadId = await dmToNewThread(h, slackUserIds, unique('soon gone'));
+      h.emulator.org().threads.delete(threadId);
+      return threadId;
+    }
+
+    it("the new thread's answer lost: the re-run sends the message once, and says where", async () => {
+      const gone = await goneThread(['U_GRACE']);
+      h.emulator.faults.add({ route: 'POST /v2/threads', drop: 'afterApply' });
+      const origin = originOf(h);
+      const text = unique('to a new thread');
+      const { state, job } = await run(h, 'sendDm', { origin, slackUserIds: ['U_GRACE'], text });
+      expect(state).toBe('completed');
+      expect(job.attemptsMade).toBeGreaterThan(1);
+      const sent = messagesWith(text);
+      expect(sent).toHaveLength(1);
+      expect(sent[0]!.thread_id).not.toBe(gone);
+      const told = responseTexts(h, origin);
+      expect(told.at(-1)).toBe(
+        `:white_check_mark: Sent to Grace Hopper in thread \`${sent[0]!.thread_id}\`.`,
+      );
+      expect(told.filter((t) => t.includes('Sent to'))).toHaveLength(1);
+    });
+
+    it("the message's answer lost in the new thread: found there again, not sent twice", async () => {
+      const gone = await goneThread(['U_ALAN']);
+      // Armed when the new thread is made: the 404 of the gone thread is answered as it is.
+      const arm = (request: { route: string }) => {
+        if (request.route !== 'POST /v2/threads') return;
+        h.emulator.faults.add({ route: 'POST /v2/threads/{thread_id}/messages', drop: 'afterApply' });
+        h.emulator.events.off('request', arm);
+      };
+      h.emulator.events.on('request', arm);
+      const origin = originOf(h);
+      const text = unique('once in the new thread');
+      const { state, job } = await run(h, 'sendDm', { origin, slackUserIds: ['U_ALAN'], text });
+      h.emulator.events.off('request', arm);
+      expect(state).toBe('completed');
+      expect(job.attemptsMade).toBeGreaterThan(1);
+      const sent = messagesWith(text);
+      expect(sent).toHaveLength(1);
+      expect(sent[0]!.thread_id).not.toBe(gone);
+      expect(responseTexts(h, origin).filter((t) => t.includes('Sent to'))).toHaveLength(1);
+    });
   });
 
   describe('a re-run after a crash (the step log says the create started)', () => {

@@ -144,3 +144,22 @@ export function updatesOf(h: Harness, card: { slackChannel: string; ts: string }
     (c) => c.args.channel === card.slackChannel && c.args.ts === card.ts,
   );
 }
+
+/**
+ * `/collab dm` (as Ada) to people who have no thread yet: answers the thread it made, once that
+ * thread's first poll (its scheduler's immediate tick) has settled. With long poll intervals in
+ * the harness, no later poll of it comes while a test works on it (deletes it, say).
+ */
+export async function dmToNewThread(h: Harness, slackUserIds: string[], text: string): Promise<string> {
+  const known = new Set(h.emulator.org().threads.keys());
+  const firstPoll = h.nextSettled('pollThread', (job) => !known.has(String(job.data?.threadId)));
+  expect((await run(h, 'sendDm', { origin: originOf(h), slackUserIds, text })).state).toBe('completed');
+  await firstPoll;
+  const sent = [...h.emulator.org().messages.values()].find((m) => m.content_markdown.includes(text));
+  if (!sent) throw new Error('the message was not sent');
+  expect(known.has(sent.thread_id)).toBe(false);
+  return sent.thread_id;
+}
+
+/** Poll intervals long enough that a mirrored thread is polled only by its immediate first tick. */
+export const RARE_THREAD_POLLS = { THREAD_POLL_ACTIVE_MS: '3600000', THREAD_POLL_IDLE_MS: '7200000' };

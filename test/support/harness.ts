@@ -82,8 +82,11 @@ export interface Harness {
   settled(jobId: string): Promise<'completed' | 'failed'>;
   /** resolves with the id of the job an idempotency key was queued as, once it is queued */
   queuedAs(idempotencyKey: string, teamId?: string): Promise<string>;
-  /** resolves when the next job of this operation settles */
-  nextSettled(operation: string): Promise<{ job: Job; state: 'completed' | 'failed' }>;
+  /** resolves when the next job of this operation (and `where`, when given) settles */
+  nextSettled(
+    operation: string,
+    where?: (job: Job) => boolean,
+  ): Promise<{ job: Job; state: 'completed' | 'failed' }>;
   /** the first Slack call matching, already made or future */
   slackCall(predicate: (call: RecordedCall) => boolean): Promise<RecordedCall>;
   close(): Promise<void>;
@@ -181,7 +184,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     settled: (jobId) => settled(queueEvents, queue, jobId),
     queuedAs: (idempotencyKey, teamId = TEAM) =>
       queuedAs(queueEvents, () => bot.queue.jobIdOf(teamId, idempotencyKey)),
-    nextSettled: (operation) => nextSettled(queueEvents, queue, operation),
+    nextSettled: (operation, where) => nextSettled(queueEvents, queue, operation, where),
     slackCall: (predicate) => slack.waitFor(predicate),
     async close() {
       await bot.stop();

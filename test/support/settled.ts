@@ -27,16 +27,17 @@ export function settled(queueEvents: QueueEvents, queue: Queue, jobId: string): 
   });
 }
 
-/** Resolves when the next job of this operation completes or fails. */
+/** Resolves when the next job of this operation (and `where`, when given) completes or fails. */
 export function nextSettled(
   queueEvents: QueueEvents,
   queue: Queue,
   operation: string,
+  where: (job: Job) => boolean = () => true,
 ): Promise<{ job: Job; state: SettledState }> {
   return new Promise((resolve) => {
     const check = async ({ jobId }: { jobId: string }, state: SettledState) => {
       const job = await queue.getJob(jobId);
-      if (job?.name !== operation) return;
+      if (job?.name !== operation || !where(job)) return;
       queueEvents.off('completed', onCompleted);
       queueEvents.off('failed', onFailed);
       resolve({ job, state });

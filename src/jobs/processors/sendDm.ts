@@ -1,17 +1,19 @@
 /**
  * sendDm: a direct message from Slack to people of the service, in a thread of the service.
  * The thread of an exact set of members is made once and reused; the sender is in it when
- * they are a member too.
+ * they are a member too. A reused thread the service no longer has is forgotten, and a new one
+ * made in the same run.
  */
 import { type Member, type Message, PAGE_SIZE_MAX, type Thread } from '../../collab/schemas.ts';
 import type { JobData, Origin } from '../../operations/schemas.ts';
 import { success } from '../../render/messages.ts';
-import type { ProcessorContext } from '../context.ts';
+import { commandOf, type ProcessorContext } from '../context.ts';
 import { tell } from '../delivery.ts';
+import { UserError } from '../errors.ts';
 import { findSince } from '../landed.ts';
 import { noteDmActivity } from '../mirroring.ts';
 import { memberName, memberOf, recipientsOf } from '../people.ts';
-import { noThread, noThreadFor, orNotFound } from '../resolveRefs.ts';
+import { code, isNotFound, noThread, noThreadFor, orNotFound } from '../resolveRefs.ts';
 import { contentEquals, createdSince, escapeMarkdown } from '../text.ts';
 
 export async function sendDm(data: JobData<'sendDm'>, ctx: ProcessorContext): Promise<void> {
@@ -20,14 +22,18 @@ export async function sendDm(data: JobData<'sendDm'>, ctx: ProcessorContext): Pr
   const text = `*${escapeMarkdown(sender.person.name)}* via Slack:\n${data.text}`;
 
   if ('threadId' in data) {
-    const sent = await sendMessage(
-      ctx,
-      data.threadId,
-      text,
-      () => noThreadFor(ctx, data.threadId, origin),
-      data.parentId,
-    );
-    await noteDmActivity(ctx, data.threadId, sent);
+    const { message, parentGone } = await toNamedThread(ctx, data, text);
+    await noteDmActivity(ctx, data.threadId, message);
+    if (parentGone) {
+      await tell(
+        ctx,
+        origin,
+        success(
+          `The message you replied to is gone from the service, so your reply went to its thread ${inlineCode(data.threadId)}.`,
+        ),
+      );
+      return;
+    }
     // A Slack reply to a mirrored message is its own record in Slack: success stays quiet.
     if (origin.source === 'event') return;
     await tell(ctx, origin, success(`Sent to thread ${inlineCode(data.threadId)}.`));
@@ -37,30 +43,120 @@ export async function sendDm(data: JobData<'sendDm'>, ctx: ProcessorContext): Pr
   const recipients = await recipientsOf(ctx, data.slackUserIds);
   const members = uniqueMembers([...recipients, ...(sender.ok ? [sender.member] : [])]);
   const memberIds = members.map((m) => m.id);
-  let shortfall: string | undefined;
-  let threadId = await ctx.store.threads.threadFor(ctx.teamId, memberIds);
-  if (threadId === undefined) {
-    // No list-threads endpoint exists to tell whether an ambiguous create landed: a re-run after
-    // a dropped answer may make a second thread (harmless: the message is sent only once).
-    const thread: Thread = await ctx.once('thread', () =>
-      ctx.collab.createThread({
-        member_ids: memberIds,
-        title: `${members.map(memberName).join(', ')} (from Slack)`,
-      }),
+  const remembered = await ctx.store.threads.threadFor(ctx.teamId, memberIds);
+  const reused = remembered === undefined ? undefined : await toRemembered(ctx, remembered, text);
+  const notes: string[] = [];
+  if (remembered !== undefined && reused === undefined) {
+    // Gone from the service: its `message` step was refused (a 404), so it is sent again, to the
+    // new thread. A re-run finds the new pairing, or none and makes the thread.
+    await ctx.store.threads.forget(ctx.teamId, remembered, memberIds);
+    notes.push(
+      `The earlier thread with the same people, ${inlineCode(remembered)}, is gone from the service.`,
     );
-    threadId = thread.id;
-    await ctx.store.threads.remember(ctx.teamId, threadId, threadOrigin(origin, memberIds));
-    const added = thread.members_count;
-    if (typeof added === 'number' && added < memberIds.length) {
-      shortfall = `The service added ${added} of the ${memberIds.length} people you named.`;
-    }
   }
-  const message = await sendMessage(ctx, threadId, text, () => noThread(threadId));
+  const { threadId, message, shortfall } = reused ?? (await toNewThread(ctx, origin, members, text));
+  if (shortfall) notes.push(shortfall);
   await noteDmActivity(ctx, threadId, message);
 
   const names = uniqueMembers(recipients).map(memberName);
   const sent = `Sent to ${listOf(names)} in thread ${inlineCode(threadId)}.`;
-  await tell(ctx, origin, success(shortfall ? `${sent} ${shortfall}` : sent));
+  await tell(ctx, origin, success([sent, ...notes].join(' ')));
+}
+
+/**
+ * To a thread named by id: typed, or the one a Slack thread mirrors (with the message a reply
+ * answers). A 404 is of the thread or of that message: a look at the thread tells which.
+ */
+async function toNamedThread(
+  ctx: ProcessorContext,
+  data: { origin: Origin; threadId: string; parentId?: string | undefined },
+  text: string,
+): Promise<{ message: Message; parentGone?: true }> {
+  const { origin, threadId, parentId } = data;
+  try {
+    return { message: await sendMessage(ctx, threadId, text, parentId) };
+  } catch (error) {
+    if (!isNotFound(error)) throw error;
+  }
+  if (parentId !== undefined && (await threadExists(ctx, threadId))) {
+    // Its `message` step was refused by the 404: sent again, to the thread itself.
+    const message = await orNotFound(
+      () => sendMessage(ctx, threadId, text),
+      () => noThread(threadId),
+    );
+    return { message, parentGone: true };
+  }
+  const known = await ctx.store.threads.origin(ctx.teamId, threadId);
+  if (known) await ctx.store.threads.forget(ctx.teamId, threadId, known.memberIds);
+  throw new UserError(
+    origin.source === 'event'
+      ? `The chat thread this conversation goes to, ${code(threadId)}, is gone from the service, so your reply was not sent. To write to the same people, use \`${commandOf(ctx)} dm\`.`
+      : noThreadFor(ctx, threadId, origin),
+  );
+}
+
+async function threadExists(ctx: ProcessorContext, threadId: string): Promise<boolean> {
+  try {
+    await ctx.collab.listMessages(threadId, { limit: 1 });
+    return true;
+  } catch (error) {
+    if (isNotFound(error)) return false;
+    throw error;
+  }
+}
+
+interface SentTo {
+  threadId: string;
+  message: Message;
+  /** the service made the thread with fewer of the people than named */
+  shortfall?: string;
+}
+
+/** Sends to the thread the bot remembers for these people; undefined when the service has lost it. */
+async function toRemembered(
+  ctx: ProcessorContext,
+  threadId: string,
+  text: string,
+): Promise<SentTo | undefined> {
+  try {
+    return { threadId, message: await sendMessage(ctx, threadId, text) };
+  } catch (error) {
+    if (isNotFound(error)) return undefined;
+    throw error;
+  }
+}
+
+/** Makes the thread of these people, remembers it for them, and sends to it. */
+async function toNewThread(
+  ctx: ProcessorContext,
+  origin: Origin,
+  members: Member[],
+  text: string,
+): Promise<SentTo> {
+  const memberIds = members.map((m) => m.id);
+  // No list-threads endpoint exists to tell whether an ambiguous create landed: a re-run after
+  // a dropped answer may make a second thread (harmless: the message is sent only once).
+  const thread: Thread = await ctx.once('thread', () =>
+    ctx.collab.createThread({
+      member_ids: memberIds,
+      title: `${members.map(memberName).join(', ')} (from Slack)`,
+    }),
+  );
+  const threadId = thread.id;
+  await ctx.store.threads.remember(ctx.teamId, threadId, threadOrigin(origin, memberIds));
+  const message = await orNotFound(
+    () => sendMessage(ctx, threadId, text),
+    () => noThread(threadId),
+  );
+  const added = thread.members_count;
+  if (typeof added === 'number' && added < memberIds.length) {
+    return {
+      threadId,
+      message,
+      shortfall: `The service added ${added} of the ${memberIds.length} people you named.`,
+    };
+  }
+  return { threadId, message };
 }
 
 function threadOrigin(origin: Origin, memberIds: string[]) {
@@ -72,12 +168,15 @@ function threadOrigin(origin: Origin, memberIds: string[]) {
   };
 }
 
-/** Sends `text` once: an ambiguous create is found again among the thread's messages since the first attempt. */
+/**
+ * Sends `text` once: an ambiguous create is found again among the thread's messages since the
+ * first attempt. A 404 (no such thread) is the service's error, so the step is marked refused
+ * (provably not applied) and the caller decides what it means.
+ */
 async function sendMessage(
   ctx: ProcessorContext,
   threadId: string,
   text: string,
-  missing: () => string,
   parentId?: string,
 ): Promise<Message> {
   // Kept with the message's started mark (the same write): the recover looks from here.
@@ -85,25 +184,17 @@ async function sendMessage(
   return ctx.once(
     'message',
     () =>
-      orNotFound(
-        () =>
-          ctx.collab.createMessage(threadId, {
-            content_markdown: text,
-            ...(parentId ? { parent_id: parentId } : {}),
-          }),
-        missing,
-      ),
+      ctx.collab.createMessage(threadId, {
+        content_markdown: text,
+        ...(parentId ? { parent_id: parentId } : {}),
+      }),
     // Walked back to before the first attempt, however many messages came since (landed.ts).
     () =>
-      orNotFound(
-        () =>
-          findSince(
-            ctx.collab.allMessages(threadId, { sort: 'created_at', direction: 'desc', limit: PAGE_SIZE_MAX }),
-            since,
-            (m) =>
-              m.author?.type === 'app' && createdSince(m.created_at, since) && contentEquals(m.content, text),
-          ),
-        missing,
+      findSince(
+        ctx.collab.allMessages(threadId, { sort: 'created_at', direction: 'desc', limit: PAGE_SIZE_MAX }),
+        since,
+        (m) =>
+          m.author?.type === 'app' && createdSince(m.created_at, since) && contentEquals(m.content, text),
       ),
   );
 }

@@ -1,12 +1,21 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { defaultUsers, makeSlackUser } from '../../../src/sandbox/slack/index.ts';
 import { type Harness, startHarness } from '../../support/harness.ts';
-import { memberId, originOf, responseTexts, run, unique } from '../helpers.ts';
+import {
+  dmToNewThread,
+  memberId,
+  originOf,
+  RARE_THREAD_POLLS,
+  responseTexts,
+  run,
+  unique,
+} from '../helpers.ts';
 
 describe('sendDm', () => {
   let h: Harness;
   beforeAll(async () => {
     h = await startHarness({
+      env: RARE_THREAD_POLLS,
       slackUsers: [
         ...defaultUsers(),
         makeSlackUser({ id: 'U_ALAN', name: 'alan', real_name: 'Alan Turing', email: 'Alan@Example.com' }),
@@ -95,6 +104,32 @@ describe('sendDm', () => {
     ]);
   });
 
+  it('a remembered thread gone from the service: a new thread, the message sent once, the person told why', async () => {
+    const gone = await dmToNewThread(h, ['U_EDSGER'], unique('before'));
+    h.emulator.org().threads.delete(gone);
+
+    const threadCreates = () => h.emulator.received.filter((r) => r.route === 'POST /v2/threads').length;
+    const createsBefore = threadCreates();
+    const origin = originOf(h);
+    const text = unique('after');
+    expect((await run(h, 'sendDm', { origin, slackUserIds: ['U_EDSGER'], text })).state).toBe('completed');
+    const sent = messagesWith(text);
+    expect(sent).toHaveLength(1);
+    const made = sent[0]!.thread_id;
+    expect(made).not.toBe(gone);
+    expect(threadCreates()).toBe(createsBefore + 1);
+    expect(responseTexts(h, origin)).toEqual([
+      `:white_check_mark: Sent to Edsger Dijkstra in thread \`${made}\`. The earlier thread with the same people, \`${gone}\`, is gone from the service.`,
+    ]);
+    expect(await h.bot.store.threads.origin('T_LOCAL', gone)).toBeUndefined();
+
+    // From now on the new thread is theirs.
+    const again = unique('again');
+    await run(h, 'sendDm', { origin: originOf(h), slackUserIds: ['U_EDSGER'], text: again });
+    expect(messagesWith(again).map((m) => m.thread_id)).toEqual([made]);
+    expect(threadCreates()).toBe(createsBefore + 1);
+  });
+
   it('says so when the service added fewer people than asked', async () => {
     const edsger = memberId(h, 'edsger@example.com');
     // The member is deactivated between the bot's lookup and the thread's creation.
@@ -135,9 +170,37 @@ describe('sendDm', () => {
     ]);
   });
 
-  it('a thread that does not exist, reached from a Slack thread: the bare fact, no id to check', async () => {
+  it('a thread gone from the service, reached from a Slack thread: says so, forgets it, points to dm', async () => {
+    const gone = await dmToNewThread(h, ['U_ALAN'], unique('first'));
+    h.emulator.org().threads.delete(gone);
+
     const origin = originOf(h, { source: 'event' });
-    expect((await run(h, 'sendDm', { origin, threadId: 'thr_gone', text: 'x' })).state).toBe('failed');
-    expect(responseTexts(h, origin)).toEqual([':warning: No thread with id `thr_gone`.']);
+    expect((await run(h, 'sendDm', { origin, threadId: gone, text: 'x' })).state).toBe('failed');
+    expect(responseTexts(h, origin)).toEqual([
+      `:warning: The chat thread this conversation goes to, \`${gone}\`, is gone from the service, so your reply was not sent. To write to the same people, use \`/collab dm\`.`,
+    ]);
+    expect(await h.bot.store.threads.origin('T_LOCAL', gone)).toBeUndefined();
+
+    // Forgotten: a DM to the same people makes a new thread, with nothing to explain.
+    const next = originOf(h);
+    const text = unique('new start');
+    expect((await run(h, 'sendDm', { origin: next, slackUserIds: ['U_ALAN'], text })).state).toBe(
+      'completed',
+    );
+    const made = messagesWith(text)[0]!.thread_id;
+    expect(made).not.toBe(gone);
+    expect(responseTexts(h, next)).toEqual([`:white_check_mark: Sent to Alan Turing in thread \`${made}\`.`]);
+  });
+
+  it('a Slack reply to a message gone from its thread: sent to the thread itself, and told so', async () => {
+    const threadId = await dmToNewThread(h, ['U_KATHERINE'], unique('kept'));
+    const origin = originOf(h, { source: 'event' });
+    const text = unique('a reply');
+    const ran = await run(h, 'sendDm', { origin, threadId, parentId: 'msg_gone', text });
+    expect(ran.state).toBe('completed');
+    expect(messagesWith(text).map((m) => [m.thread_id, m.parent_id])).toEqual([[threadId, null]]);
+    expect(responseTexts(h, origin)).toEqual([
+      `:white_check_mark: The message you replied to is gone from the service, so your reply went to its thread \`${threadId}\`.`,
+    ]);
   });
 });
