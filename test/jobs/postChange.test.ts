@@ -165,6 +165,22 @@ describe('resolvePost, unresolvePost, createComment', () => {
     ]);
   });
 
+  it('a reply to a comment the post does not have: names the comment, not the post', async () => {
+    const { post } = await postWithCard(h);
+    const origin = originOf(h);
+    const ran = await run(h, 'createComment', {
+      origin,
+      post: { id: post.id },
+      parentId: 'cmt_missing',
+      text: 'hello',
+    });
+    expect(ran.state).toBe('failed');
+    expect(responseTexts(h, origin)).toEqual([
+      `:warning: Post \`${post.id}\` has no comment with id \`cmt_missing\`. Leave out \`parent:\` to comment on the post itself.`,
+    ]);
+    expect(h.emulator.org().commentsOf(post.id)).toEqual([]);
+  });
+
   it("a card's button on a post gone from the service: the bare fact, no id to check", async () => {
     const origin = originOf(h, { source: 'button' });
     expect((await run(h, 'resolvePost', { origin, post: { id: 'pst_gone' } })).state).toBe('failed');

@@ -4,13 +4,15 @@
  */
 import { isCollabError } from '../../collab/errors.ts';
 import type { CreateCommentInput } from '../../collab/schemas.ts';
+import type { Origin } from '../../operations/schemas.ts';
 import { updateCards } from '../cards.ts';
 import { commentLease } from '../commentLease.ts';
-import type { Processor } from '../context.ts';
+import type { Processor, ProcessorContext } from '../context.ts';
 import { tell } from '../delivery.ts';
+import { UserError } from '../errors.ts';
 import { displayName } from '../people.ts';
 import { withPostLink } from '../postChange.ts';
-import { noPostFor, orNotFound, resolvePostId } from '../resolveRefs.ts';
+import { code, isNotFound, noPostFor, orNotFound, resolvePostId } from '../resolveRefs.ts';
 import { escapeMarkdown } from '../text.ts';
 
 /** The step value of the create: the comment id, `null` when recovered (see below). */
@@ -41,11 +43,12 @@ export const createComment: Processor<'createComment'> = async (data, ctx) => {
   const landed = await ctx.once<Landed>(
     'comment',
     async () => {
-      const comment = await orNotFound(
-        () => ctx.collab.createComment(postId, input),
-        () => noPostFor(ctx, postId, origin),
-      );
-      return { commentId: comment.id };
+      try {
+        return { commentId: (await ctx.collab.createComment(postId, input)).id };
+      } catch (error) {
+        if (!isNotFound(error)) throw error;
+        throw new UserError(await missingOf(ctx, postId, data.parentId, origin));
+      }
     },
     // The spec has no endpoint that lists comments, so an ambiguous create can only be told by
     // the post's comments_count: grown since `before` → taken as landed. Its id is then unknown
@@ -77,3 +80,23 @@ export const createComment: Processor<'createComment'> = async (data, ctx) => {
   if (origin.source === 'event') return;
   await tell(ctx, origin, withPostLink('Comment added to', post ?? before));
 };
+
+/**
+ * What a 404 of the create names: the post, or — for a reply — the comment it answers (the service
+ * answers 404 for an unknown parent too). The post was there when the run began; a look tells which.
+ */
+async function missingOf(
+  ctx: ProcessorContext,
+  postId: string,
+  parentId: string | undefined,
+  origin: Origin,
+): Promise<string> {
+  if (parentId === undefined) return noPostFor(ctx, postId, origin);
+  try {
+    await ctx.collab.getPost(postId);
+  } catch (error) {
+    if (isNotFound(error)) return noPostFor(ctx, postId, origin);
+    throw error;
+  }
+  return `Post ${code(postId)} has no comment with id ${code(parentId)}. Leave out \`parent:\` to comment on the post itself.`;
+}
