@@ -53,6 +53,16 @@ export function isNotFound(error: unknown): error is CollabError {
   return isCollabError(error) && error.reason === 'notFound';
 }
 
+/** Runs `call`; a 404 resolves to undefined (the caller decides what a missing thing means). */
+export async function ifFound<T>(call: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await call();
+  } catch (error) {
+    if (isNotFound(error)) return undefined;
+    throw error;
+  }
+}
+
 /** Runs `call`; a 404 becomes a UserError with `words` (made only then). */
 export async function orNotFound<T>(call: () => Promise<T>, words: () => string): Promise<T> {
   try {

@@ -150,10 +150,15 @@ export function updatesOf(h: Harness, card: { slackChannel: string; ts: string }
  * thread's first poll (its scheduler's immediate tick) has settled. With long poll intervals in
  * the harness, no later poll of it comes while a test works on it (deletes it, say).
  */
-export async function dmToNewThread(h: Harness, slackUserIds: string[], text: string): Promise<string> {
+export async function dmToNewThread(
+  h: Harness,
+  slackUserIds: string[],
+  text: string,
+  origin: Origin = originOf(h),
+): Promise<string> {
   const known = new Set(h.emulator.org().threads.keys());
   const firstPoll = h.nextSettled('pollThread', (job) => !known.has(String(job.data?.threadId)));
-  expect((await run(h, 'sendDm', { origin: originOf(h), slackUserIds, text })).state).toBe('completed');
+  expect((await run(h, 'sendDm', { origin, slackUserIds, text })).state).toBe('completed');
   await firstPoll;
   const sent = [...h.emulator.org().messages.values()].find((m) => m.content_markdown.includes(text));
   if (!sent) throw new Error('the message was not sent');

@@ -8,7 +8,16 @@ import { THREAD_ACTIVE_WINDOW_MS } from '../../src/jobs/polling.ts';
 import { schedulerId } from '../../src/jobs/schedules.ts';
 import { defaultUsers, makeSlackUser, type RecordedCall } from '../../src/sandbox/slack/index.ts';
 import { type Harness, startHarness, TEAM } from '../support/harness.ts';
-import { blockText, callsOf, memberId, originOf, responseTexts, run, unique } from './helpers.ts';
+import {
+  blockText,
+  callsOf,
+  dmToNewThread,
+  memberId,
+  originOf,
+  responseTexts,
+  run,
+  unique,
+} from './helpers.ts';
 
 const ACTIVE = 3_600_000;
 const IDLE = 7_200_000;
@@ -148,27 +157,18 @@ describe('thread mirroring', () => {
   });
 
   it('a thread gone from the service: its polling stops, and a DM to the same people makes a new one', async () => {
-    /** `/collab dm` to Alan and Edsger; answers the thread and what the person was told. */
-    async function dmBoth() {
-      const text = unique('Review?');
-      const tick = h.nextSettled('pollThread');
-      const origin = originOf(h, { slackChannel: 'C_MIRROR_E' });
-      const ran = await run(h, 'sendDm', { origin, slackUserIds: ['U_ALAN', 'U_ED'], text });
-      expect(ran.state).toBe('completed');
-      expect((await tick).state).toBe('completed');
-      const sent = [...h.emulator.org().messages.values()].filter((m) => m.content_markdown.includes(text));
-      expect(sent).toHaveLength(1);
-      return { threadId: sent[0]!.thread_id, told: responseTexts(h, origin) };
-    }
-    const { threadId: gone } = await dmBoth();
+    const people = ['U_ALAN', 'U_ED'];
+    const from = () => originOf(h, { slackChannel: 'C_MIRROR_E' });
+    const gone = await dmToNewThread(h, people, unique('Review?'), from());
     h.emulator.org().threads.delete(gone);
     await poll(gone);
     expect(await threadSchedule(gone)).toBeUndefined();
 
-    const { threadId, told } = await dmBoth();
+    const origin = from();
+    const threadId = await dmToNewThread(h, people, unique('Still on?'), origin);
     expect(threadId).not.toBe(gone);
     // Forgotten by the poll already: nothing failed on the way, so nothing to explain.
-    expect(told).toEqual([
+    expect(responseTexts(h, origin)).toEqual([
       `:white_check_mark: Sent to Alan Turing and Edsger Dijkstra in thread \`${threadId}\`.`,
     ]);
   });

@@ -12,7 +12,7 @@ import { tell } from '../delivery.ts';
 import { UserError } from '../errors.ts';
 import { displayName } from '../people.ts';
 import { withPostLink } from '../postChange.ts';
-import { code, isNotFound, noPostFor, orNotFound, resolvePostId } from '../resolveRefs.ts';
+import { code, ifFound, isNotFound, noPostFor, orNotFound, resolvePostId } from '../resolveRefs.ts';
 import { escapeMarkdown } from '../text.ts';
 
 /** The step value of the create: the comment id, `null` when recovered (see below). */
@@ -91,12 +91,8 @@ async function missingOf(
   parentId: string | undefined,
   origin: Origin,
 ): Promise<string> {
-  if (parentId === undefined) return noPostFor(ctx, postId, origin);
-  try {
-    await ctx.collab.getPost(postId);
-  } catch (error) {
-    if (isNotFound(error)) return noPostFor(ctx, postId, origin);
-    throw error;
+  if (parentId === undefined || !(await ifFound(() => ctx.collab.getPost(postId)))) {
+    return noPostFor(ctx, postId, origin);
   }
   return `Post ${code(postId)} has no comment with id ${code(parentId)}. Leave out \`parent:\` to comment on the post itself.`;
 }

@@ -13,7 +13,7 @@ import { UserError } from '../errors.ts';
 import { findSince } from '../landed.ts';
 import { noteDmActivity } from '../mirroring.ts';
 import { memberName, memberOf, recipientsOf } from '../people.ts';
-import { code, isNotFound, noThread, noThreadFor, orNotFound } from '../resolveRefs.ts';
+import { code, ifFound, noThread, noThreadFor, orNotFound } from '../resolveRefs.ts';
 import { contentEquals, createdSince, escapeMarkdown } from '../text.ts';
 
 export async function sendDm(data: JobData<'sendDm'>, ctx: ProcessorContext): Promise<void> {
@@ -73,12 +73,10 @@ async function toNamedThread(
   text: string,
 ): Promise<{ message: Message; parentGone?: true }> {
   const { origin, threadId, parentId } = data;
-  try {
-    return { message: await sendMessage(ctx, threadId, text, parentId) };
-  } catch (error) {
-    if (!isNotFound(error)) throw error;
-  }
-  if (parentId !== undefined && (await threadExists(ctx, threadId))) {
+  const sent = await ifFound(() => sendMessage(ctx, threadId, text, parentId));
+  if (sent) return { message: sent };
+  // The thread is still there (a look at its newest message): the 404 was of the parent.
+  if (parentId !== undefined && (await ifFound(() => ctx.collab.listMessages(threadId, { limit: 1 })))) {
     // Its `message` step was refused by the 404: sent again, to the thread itself.
     const message = await orNotFound(
       () => sendMessage(ctx, threadId, text),
@@ -95,16 +93,6 @@ async function toNamedThread(
   );
 }
 
-async function threadExists(ctx: ProcessorContext, threadId: string): Promise<boolean> {
-  try {
-    await ctx.collab.listMessages(threadId, { limit: 1 });
-    return true;
-  } catch (error) {
-    if (isNotFound(error)) return false;
-    throw error;
-  }
-}
-
 interface SentTo {
   threadId: string;
   message: Message;
@@ -118,12 +106,8 @@ async function toRemembered(
   threadId: string,
   text: string,
 ): Promise<SentTo | undefined> {
-  try {
-    return { threadId, message: await sendMessage(ctx, threadId, text) };
-  } catch (error) {
-    if (isNotFound(error)) return undefined;
-    throw error;
-  }
+  const message = await ifFound(() => sendMessage(ctx, threadId, text));
+  return message && { threadId, message };
 }
 
 /** Makes the thread of these people, remembers it for them, and sends to it. */
