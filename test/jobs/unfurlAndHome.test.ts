@@ -89,6 +89,7 @@ describe('link unfurls', () => {
         .map((c) => blockText((c.args.unfurls as Record<string, { blocks: unknown }>)[post.url]?.blocks));
     expect(shown()).toHaveLength(1);
     expect(shown()[0]).toContain('Open');
+    expect(shown()[0]).toContain(`/collab resolve ${post.id}`);
 
     expect((await run(h, 'resolvePost', { origin: originOf(h), post: { id: post.id } })).state).toBe(
       'completed',
@@ -97,12 +98,17 @@ describe('link unfurls', () => {
     expect(shown()).toHaveLength(2);
     expect(shown()[1]).toContain('Resolved');
     expect(shown()[1]).toContain('Unfurled while open');
+    // A resolved post's hint offers what can still be done to it: reopen, not resolve.
+    expect(shown()[1]).toContain(`/collab reopen ${post.id}`);
+    expect(shown()[1]).not.toContain(`/collab resolve ${post.id}`);
 
     expect((await run(h, 'unresolvePost', { origin: originOf(h), post: { id: post.id } })).state).toBe(
       'completed',
     );
     expect(shown()).toHaveLength(3);
     expect(shown()[2]).toContain('Open');
+    expect(shown()[2]).toContain(`/collab resolve ${post.id}`);
+    expect(shown()[2]).not.toContain(`/collab reopen ${post.id}`);
   });
 
   it('forgets an unfurl whose message is gone', async () => {
