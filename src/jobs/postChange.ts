@@ -8,19 +8,22 @@ import type { ProcessorContext } from './context.ts';
 import { tell } from './delivery.ts';
 
 /**
- * Updates every card of the post with the note "`done` by *`by`* via Slack", and the card the
- * person acted on; then tells the person `done` — unless they pressed a card's button: the card
- * changing in place is the answer.
+ * Updates every card of the post with the note "`done` by *`by`* via Slack" (no note without
+ * `by`: nothing changed), and the card the person acted on; then tells the person `done` —
+ * unless they pressed a card's button: the card changing in place is the answer.
  */
 export async function showPostChange(
   ctx: ProcessorContext,
   origin: Origin,
   post: Post,
-  change: { done: string; by: string },
+  change: { done: string; by?: string },
   card?: CardRef,
 ): Promise<void> {
   // A resolved card names the person in its resolution ("Resolved by Ada via Slack"): no note twice.
-  const note = isResolved(post) ? undefined : `${change.done} by *${escapeMrkdwn(change.by)}* via Slack`;
+  const note =
+    change.by === undefined || isResolved(post)
+      ? undefined
+      : `${change.done} by *${escapeMrkdwn(change.by)}* via Slack`;
   if (origin.source === 'button') {
     await updateCards(ctx, post, note, card);
     return;

@@ -354,7 +354,9 @@ async function onFailure(scope: WorkerScope, run: FailedRun, error: unknown): Pr
 /**
  * What a failed run knows of a send outside the log (steps.ts, SENT_OUTSIDE_LOG) is kept in the
  * log, in one write and only on this failure path: that it landed (its final failure is told as
- * done), or that its answer was lost (no later refusal is told as "could not").
+ * done), or that its answer was lost (no later refusal is told as "could not"). Only the send's
+ * own lost answer is a doubt: a read before it whose answer was lost sent nothing (the client
+ * names the call that failed, and the send's call is named as its operation).
  */
 async function keepSendOutsideLog(run: FailedRun, log: StepLog, error: unknown): Promise<void> {
   const landed = run.sentLanded && !log.sentLanded;
@@ -362,6 +364,7 @@ async function keepSendOutsideLog(run: FailedRun, log: StepLog, error: unknown):
     SENT_OUTSIDE_LOG.has(run.job.name) &&
     isCollabError(error) &&
     error.kind === 'ambiguous' &&
+    error.operation === run.job.name &&
     !log.sentInDoubt;
   if (landed) log.sentLanded = true;
   if (doubted) log.sentInDoubt = true;

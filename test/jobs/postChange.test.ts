@@ -3,6 +3,8 @@ import { APP_NAME } from '../../src/sandbox/emulator/index.ts';
 import { type Harness, startHarness } from '../support/harness.ts';
 import { blockText, originOf, postWithCard, responseTexts, run, updatesOf } from './helpers.ts';
 
+const REOPEN = 'DELETE /v2/posts/{post_id}/resolution';
+
 describe('resolvePost, unresolvePost, createComment', () => {
   let h: Harness;
   beforeAll(async () => {
@@ -73,6 +75,7 @@ describe('resolvePost, unresolvePost, createComment', () => {
 
   it('updates a card it had not remembered (the one acted on), and remembers it', async () => {
     const { post } = await postWithCard(h);
+    await run(h, 'resolvePost', { origin: originOf(h), post: { id: post.id } });
     const posted = await fetchPostMessage(h, 'C_OTHER', 'an old card');
     const card = { slackChannel: 'C_OTHER', ts: posted };
     expect((await run(h, 'unresolvePost', { origin: originOf(h), post: { id: post.id }, card })).state).toBe(
@@ -93,6 +96,34 @@ describe('resolvePost, unresolvePost, createComment', () => {
     expect(h.emulator.org().posts.get(post.id)?.resolution).toBeNull();
     expect(await h.bot.store.cards.cardsOfPost('T_LOCAL', post.id)).not.toContainEqual(card);
     expect(responseTexts(h, origin)).toEqual([`:white_check_mark: Reopened <${url}|${title}>`]);
+  });
+
+  it('reopening a post that is open: nothing sent, the person told so, no note on its card', async () => {
+    const { post, card, url, title } = await postWithCard(h);
+    const origin = originOf(h);
+    const sent = h.emulator.received.length;
+    expect((await run(h, 'unresolvePost', { origin, post: { id: post.id } })).state).toBe('completed');
+    expect(h.emulator.received.slice(sent).map((r) => r.route)).not.toContain(REOPEN);
+    expect(responseTexts(h, origin)).toEqual([
+      `:white_check_mark: Already open, nothing to reopen: <${url}|${title}>`,
+    ]);
+    const updates = updatesOf(h, card);
+    expect(updates).toHaveLength(1);
+    expect(blockText(updates[0]?.args.blocks)).not.toContain('Reopened by');
+  });
+
+  it("a stale card's Reopen on a post already open: the card shows it open, nothing said", async () => {
+    const { post, card } = await postWithCard(h);
+    const origin = originOf(h, { source: 'button', slackChannel: card.slackChannel });
+    const sent = h.emulator.received.length;
+    expect((await run(h, 'unresolvePost', { origin, post: { id: post.id }, card })).state).toBe('completed');
+    expect(h.emulator.received.slice(sent).map((r) => r.route)).not.toContain(REOPEN);
+    const updates = updatesOf(h, card);
+    expect(updates).toHaveLength(1);
+    const shown = blockText(updates[0]?.args.blocks);
+    expect(shown).toContain('Resolve');
+    expect(shown).not.toContain('Reopened by');
+    expect(responseTexts(h, origin)).toEqual([]);
   });
 
   it('an unknown url is the person’s to fix', async () => {

@@ -1,4 +1,5 @@
 /** unresolvePost: reopens a resolved post, updates its cards. */
+import { isResolved } from '../../collab/schemas.ts';
 import type { Processor } from '../context.ts';
 import { displayName } from '../people.ts';
 import { showPostChange } from '../postChange.ts';
@@ -7,13 +8,22 @@ import { noPostFor, orNotFound, resolvePostId } from '../resolveRefs.ts';
 export const unresolvePost: Processor<'unresolvePost'> = async (data, ctx) => {
   const { origin } = data;
   const postId = await resolvePostId(ctx, data.post);
+  const notFound = () => noPostFor(ctx, postId, origin);
+  // The service reopens an open post without a word (it answers the post as it is), so only a
+  // look first tells the person there was nothing to reopen; its cards, stale if they offered
+  // Reopen, show the post as it is, with no note. A later run (a retry, a re-run after a crash)
+  // does not look: an earlier run may have reopened it.
+  if (!ctx.isRerun) {
+    const now = await orNotFound(() => ctx.collab.getPost(postId), notFound);
+    if (!isResolved(now)) {
+      await showPostChange(ctx, origin, now, { done: 'Already open, nothing to reopen:' }, data.card);
+      return;
+    }
+  }
   const name = await displayName(ctx, origin.userId);
   // Reopening again is harmless (an open post answers as it is): not a step of the log (steps.ts,
   // SENT_OUTSIDE_LOG).
-  const post = await orNotFound(
-    () => ctx.collab.unresolvePost(postId),
-    () => noPostFor(ctx, postId, origin),
-  );
+  const post = await orNotFound(() => ctx.collab.unresolvePost(postId), notFound);
   ctx.sentLanded();
   await showPostChange(ctx, origin, post, { done: 'Reopened', by: name }, data.card);
 };
