@@ -12,6 +12,7 @@ import { type Harness, startHarness, TEAM } from '../support/harness.ts';
 import { originOf, responseTexts, run } from './helpers.ts';
 
 const RESOLUTION = 'POST /v2/posts/{post_id}/resolution';
+const REOPEN = 'DELETE /v2/posts/{post_id}/resolution';
 
 describe('an operation sent outside the step log', () => {
   let h: Harness;
@@ -52,13 +53,26 @@ describe('an operation sent outside the step log', () => {
     expect(told).not.toContain('Could not resolve the post: the service');
   }, 30_000);
 
+  it('a reopen whose answer was lost, then refused on every retry, is told it may have gone through', async () => {
+    const { org, post } = openPost('a post reopened once, its answer lost');
+    org.resolvePost(post.author, post.id, { content_markdown: 'resolved before the reopen' });
+    h.emulator.faults.add({ route: REOPEN, times: 1, drop: 'afterApply' });
+    h.emulator.faults.add({ route: REOPEN, times: Infinity, status: 503 });
+    const origin = originOf(h);
+    expect((await run(h, 'unresolvePost', { origin, post: { id: post.id } })).state).toBe('failed');
+    expect(org.posts.get(post.id)?.resolution).toBeNull();
+    const finals = responseTexts(h, origin).filter((t) => t.startsWith(':warning:'));
+    expect(finals).toHaveLength(1);
+    expect(finals[0]).toContain('may have gone through');
+  }, 30_000);
+
   it('a reopen whose look before it lost its answer, then refused on every retry, is told it could not', async () => {
     const { org, post } = openPost('a resolved post, its look lost');
     org.resolvePost(post.author, post.id, { content_markdown: 'resolved before the reopen' });
     // The look (the post, before reopening it) loses its answer: nothing was sent. Every reopen
     // after it is refused.
     h.emulator.faults.add({ route: 'GET /v2/posts/{id}', times: Infinity, drop: 'afterApply' });
-    h.emulator.faults.add({ route: 'DELETE /v2/posts/{post_id}/resolution', times: Infinity, status: 503 });
+    h.emulator.faults.add({ route: REOPEN, times: Infinity, status: 503 });
     const origin = originOf(h);
     expect((await run(h, 'unresolvePost', { origin, post: { id: post.id } })).state).toBe('failed');
     expect(org.posts.get(post.id)?.resolution).toBeTruthy();
