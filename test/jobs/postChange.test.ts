@@ -3,6 +3,7 @@ import { APP_NAME } from '../../src/sandbox/emulator/index.ts';
 import { type Harness, startHarness } from '../support/harness.ts';
 import { blockText, originOf, postWithCard, responseTexts, run, updatesOf } from './helpers.ts';
 
+const RESOLVE = 'POST /v2/posts/{post_id}/resolution';
 const REOPEN = 'DELETE /v2/posts/{post_id}/resolution';
 
 describe('resolvePost, unresolvePost, createComment', () => {
@@ -70,6 +71,25 @@ describe('resolvePost, unresolvePost, createComment', () => {
     const origin = originOf(h, { source: 'button', slackChannel: card.slackChannel });
     expect((await run(h, 'resolvePost', { origin, post: { id: post.id }, card })).state).toBe('completed');
     expect(updatesOf(h, card)).toHaveLength(1);
+    expect(responseTexts(h, origin)).toEqual([]);
+  });
+
+  it("a stale card's Resolve on a post resolved since: its resolution kept, the card shows it", async () => {
+    const { post, card } = await postWithCard(h);
+    const org = h.emulator.org();
+    org.resolvePost(post.author, post.id, { content_markdown: 'Fixed by reverting the cache change' });
+    const origin = originOf(h, { source: 'button', slackChannel: card.slackChannel });
+    const sent = h.emulator.received.length;
+    expect((await run(h, 'resolvePost', { origin, post: { id: post.id }, card })).state).toBe('completed');
+    expect(h.emulator.received.slice(sent).map((r) => r.route)).not.toContain(RESOLVE);
+    expect(org.posts.get(post.id)?.resolution?.resolved_html).toContain(
+      'Fixed by reverting the cache change',
+    );
+    const updates = updatesOf(h, card);
+    expect(updates).toHaveLength(1);
+    const shown = blockText(updates[0]?.args.blocks);
+    expect(shown).toContain('Fixed by reverting the cache change');
+    expect(shown).toContain('Reopen');
     expect(responseTexts(h, origin)).toEqual([]);
   });
 
