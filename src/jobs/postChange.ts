@@ -6,6 +6,7 @@ import { escapeMrkdwn } from '../render/text.ts';
 import { cardsRider, updateCards, updateShown } from './cards.ts';
 import type { ProcessorContext } from './context.ts';
 import { tell } from './delivery.ts';
+import { orNotFound } from './resolveRefs.ts';
 
 /**
  * Updates every card of the post with the note "`done` by *`by`* via Slack" (no note without
@@ -37,6 +38,25 @@ export async function showPostChange(
       await updateShown(ctx, post, look.shown(), note, card);
     },
   });
+}
+
+/**
+ * The post as it is now, when it already shows the change asked for (`resolved`: resolved or
+ * open) — the service changes a post to the state it is in without a word. Then nothing is to be
+ * sent: its cards show it as it is, with no note, and the person is told `already` (a button's
+ * card answers alone). Answers whether that was so; a 404 is `notFound`'s words.
+ */
+export async function showIfAlready(
+  ctx: ProcessorContext,
+  origin: Origin,
+  postId: string,
+  want: { resolved: boolean; already: string; notFound: () => string },
+  card?: CardRef,
+): Promise<boolean> {
+  const now = await orNotFound(() => ctx.collab.getPost(postId), want.notFound);
+  if (isResolved(now) !== want.resolved) return false;
+  await showPostChange(ctx, origin, now, { done: want.already }, card);
+  return true;
 }
 
 /**

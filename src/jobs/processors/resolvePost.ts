@@ -1,8 +1,8 @@
 /** resolvePost: resolves a post (saying who resolved it, with the person's message or a resolving comment), updates its cards. */
-import { isResolved, type ResolvePostInput } from '../../collab/schemas.ts';
+import type { ResolvePostInput } from '../../collab/schemas.ts';
 import type { Processor } from '../context.ts';
 import { displayName } from '../people.ts';
-import { showPostChange } from '../postChange.ts';
+import { showIfAlready, showPostChange } from '../postChange.ts';
 import { noPostFor, orNotFound, resolvePostId } from '../resolveRefs.ts';
 import { escapeMarkdown } from '../text.ts';
 
@@ -15,11 +15,8 @@ export const resolvePost: Processor<'resolvePost'> = async (data, ctx) => {
   // card shows the post as it is. Every run looks: one that finds its own earlier resolve shows
   // that. A command or a modal names the post on purpose and resolves it anew, as the service allows.
   if (origin.source === 'button') {
-    const now = await orNotFound(() => ctx.collab.getPost(postId), notFound);
-    if (isResolved(now)) {
-      await showPostChange(ctx, origin, now, { done: 'Already resolved' }, data.card);
-      return;
-    }
+    const want = { resolved: true, already: 'Already resolved', notFound };
+    if (await showIfAlready(ctx, origin, postId, want, data.card)) return;
   }
   const name = await displayName(ctx, origin.userId);
   // The resolution always says who resolved it from Slack (every call goes out under the

@@ -1,8 +1,7 @@
 /** unresolvePost: reopens a resolved post, updates its cards. */
-import { isResolved } from '../../collab/schemas.ts';
 import type { Processor } from '../context.ts';
 import { displayName } from '../people.ts';
-import { showPostChange } from '../postChange.ts';
+import { showIfAlready, showPostChange } from '../postChange.ts';
 import { noPostFor, orNotFound, resolvePostId } from '../resolveRefs.ts';
 
 export const unresolvePost: Processor<'unresolvePost'> = async (data, ctx) => {
@@ -13,13 +12,8 @@ export const unresolvePost: Processor<'unresolvePost'> = async (data, ctx) => {
   // look first tells the person there was nothing to reopen; its cards, stale if they offered
   // Reopen, show the post as it is, with no note. A later run (a retry, a re-run after a crash)
   // does not look: an earlier run may have reopened it.
-  if (!ctx.isRerun) {
-    const now = await orNotFound(() => ctx.collab.getPost(postId), notFound);
-    if (!isResolved(now)) {
-      await showPostChange(ctx, origin, now, { done: 'Already open, nothing to reopen:' }, data.card);
-      return;
-    }
-  }
+  const want = { resolved: false, already: 'Already open, nothing to reopen:', notFound };
+  if (!ctx.isRerun && (await showIfAlready(ctx, origin, postId, want, data.card))) return;
   const name = await displayName(ctx, origin.userId);
   // Reopening again is harmless (an open post answers as it is): not a step of the log (steps.ts,
   // SENT_OUTSIDE_LOG).
