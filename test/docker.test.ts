@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { connectRedis } from '../src/store/redis.ts';
+import { connectRedis, deleteKeys, whenReady } from '../src/store/redis.ts';
 import { REDIS_URL } from './support/harness.ts';
 
 const run = promisify(execFile);
@@ -25,9 +25,10 @@ const prefix = `test-image-${randomBytes(6).toString('hex')}`;
 afterAll(async () => {
   child?.kill('SIGKILL');
   rmSync(scratch, { recursive: true, force: true });
+  // A producer connection fails fast until it is ready: wait, or the clean-up finds nothing.
   const redis = connectRedis(REDIS_URL, 'producer');
-  const keys = await redis.keys(`${prefix}:*`).catch(() => []);
-  if (keys.length > 0) await redis.del(...keys);
+  await whenReady(redis);
+  await deleteKeys(redis, `${prefix}:*`);
   redis.disconnect();
 });
 

@@ -4,13 +4,21 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { createLogger } from '../../src/logger.ts';
 import { type RunningBot, startBot } from '../../src/runtime.ts';
+import { connectRedis, deleteKeys, whenReady } from '../../src/store/redis.ts';
 import { type Harness, REDIS_URL, startHarness } from '../support/harness.ts';
 
 let h: Harness | undefined;
-let bot: RunningBot | undefined;
+/** A bot started without the harness, and the key prefix it writes under. */
+let bot: { running: RunningBot; prefix: string } | undefined;
 afterEach(async () => {
   await h?.close();
-  await bot?.stop();
+  if (bot) {
+    await bot.running.stop();
+    const redis = connectRedis(REDIS_URL, 'producer');
+    await whenReady(redis);
+    await deleteKeys(redis, `${bot.prefix}:*`);
+    redis.disconnect();
+  }
   h = undefined;
   bot = undefined;
 });
@@ -70,20 +78,22 @@ describe('operations endpoints', () => {
   });
 
   it('serves the endpoints on PORT in the worker-only role', async () => {
+    const prefix = `test-ops-${randomBytes(6).toString('hex')}`;
     const config = loadConfig({
       SLACK_SIGNING_SECRET: 'test-signing',
       SLACK_BOT_TOKEN: 'xoxb-test-worker',
       COLLAB_API_URL: 'http://127.0.0.1:1',
       COLLAB_API_KEY: 'test-key',
       REDIS_URL,
-      QUEUE_PREFIX: `test-ops-${randomBytes(6).toString('hex')}`,
+      QUEUE_PREFIX: prefix,
       ROLE: 'worker',
       PORT: '0',
       LOG_LEVEL: 'silent',
     });
-    bot = await startBot(config, createLogger({ level: 'silent' }));
-    expect(bot.app).toBeUndefined();
-    const base = `http://127.0.0.1:${bot.port}`;
+    const running = await startBot(config, createLogger({ level: 'silent' }));
+    bot = { running, prefix };
+    expect(running.app).toBeUndefined();
+    const base = `http://127.0.0.1:${running.port}`;
     expect((await fetch(`${base}/healthz`)).status).toBe(200);
     expect((await fetch(`${base}/readyz`)).status).toBe(200);
     expect(await (await fetch(`${base}/metrics`)).text()).toContain('collab_slack_queue_jobs');
