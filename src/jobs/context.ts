@@ -6,6 +6,7 @@ import type { CollabClient } from '../collab/client.ts';
 import type { Logger } from '../logger.ts';
 import type { JobData, Operation } from '../operations/schemas.ts';
 import type { Store } from '../store/index.ts';
+import type { RecentSubject } from '../store/recent.ts';
 import type { Outcomes } from './delivery.ts';
 import type { PollingSettings } from './polling.ts';
 import type { Schedules } from './schedules.ts';
@@ -34,6 +35,11 @@ export interface ProcessorContext {
    * landed: a failure of what comes after it is told as done, never as "could not".
    */
   sentLanded: () => void;
+  /**
+   * Names what the operation acts on (its post), for the person's recent operations on App Home:
+   * "resolve the post *Launch plan*". The last name given stands; none: the operation's words alone.
+   */
+  about: (subject: RecentSubject) => void;
   /** operator options of features (config.ts); absent: the defaults */
   features?: ProcessorFeatures | undefined;
 }

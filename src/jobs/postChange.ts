@@ -1,8 +1,9 @@
 /** What resolvePost and unresolvePost share: naming the post, showing the change on its cards, telling. */
 import { isResolved, type Post } from '../collab/schemas.ts';
 import type { CardRef, Origin } from '../operations/schemas.ts';
+import { postTitlePlain } from '../render/labels.ts';
 import { type Outcome, success } from '../render/messages.ts';
-import { escapeMrkdwn } from '../render/text.ts';
+import { escapeMrkdwn, webUrl } from '../render/text.ts';
 import { cardsRider, updateCards, updateShown } from './cards.ts';
 import type { ProcessorContext } from './context.ts';
 import { tell } from './delivery.ts';
@@ -20,6 +21,7 @@ export async function showPostChange(
   change: { done: string; by?: string },
   card?: CardRef,
 ): Promise<void> {
+  aboutPost(ctx, post);
   // A resolved card names the person in its resolution ("Resolved by Ada via Slack"): no note twice.
   const note =
     change.by === undefined || isResolved(post)
@@ -67,3 +69,12 @@ export function withPostLink(text: string, post: Post): Outcome {
   const label = post.title?.replace(/\s+/g, ' ').trim() || `post ${post.id}`;
   return success(text, { link: { url: post.url ?? '', label } });
 }
+
+/** Names the post as what the operation acted on, for the person's recent operations (App Home). */
+export function aboutPost(ctx: Pick<ProcessorContext, 'about'>, post: Post): void {
+  const url = webUrl(post.url);
+  ctx.about({ title: postTitlePlain(post, RECENT_TITLE_MAX), ...(url ? { url } : {}) });
+}
+
+/** A recent operation's post title is cut at this many characters: one line of App Home each. */
+const RECENT_TITLE_MAX = 80;

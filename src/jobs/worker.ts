@@ -23,6 +23,7 @@ import { QUEUE_NAME } from '../operations/shards.ts';
 import { describeOperation } from '../render/operationWords.ts';
 import type { HostBudget } from '../store/budget.ts';
 import type { Store } from '../store/index.ts';
+import type { RecentSubject } from '../store/recent.ts';
 import { type Redis, waitReplicas } from '../store/redis.ts';
 import { NOT_CONNECTED, type Workspaces } from '../workspaces/workspaces.ts';
 import type { ProcessorContext, ProcessorFeatures, Processors } from './context.ts';
@@ -141,6 +142,8 @@ interface WorkerScope {
   maxRateLimitWaits: number;
   /** how a run fences its step log (steps.ts) */
   fence: FenceSettings;
+  /** what each job's run named as its subject (ProcessorContext.about), read when it ends */
+  subjects: WeakMap<Job, RecentSubject>;
 }
 
 export function createWorker(deps: WorkerDeps): Worker {
@@ -188,7 +191,7 @@ export function createWorker(deps: WorkerDeps): Worker {
   // Each finished operation of a person is remembered for their App Home (failures in onFailure).
   worker.on('completed', (job) => {
     const origin = (job.data as { origin?: Origin } | undefined)?.origin;
-    if (origin && isOperation(job.name)) void rememberOutcome(scope, origin, job.name, 'completed');
+    if (origin && isOperation(job.name)) void rememberOutcome(scope, origin, job, 'completed');
   });
   worker.on('error', (error) => scope.logger.error({ err: error }, 'worker error'));
   return worker;
@@ -214,7 +217,15 @@ function workerScope(deps: WorkerDeps): WorkerScope {
         }
       : {}),
   };
-  return { deps, logger, settings, now, maxRateLimitWaits: settings.maxRateLimitWaits ?? 20, fence };
+  return {
+    deps,
+    logger,
+    settings,
+    now,
+    maxRateLimitWaits: settings.maxRateLimitWaits ?? 20,
+    fence,
+    subjects: new WeakMap(),
+  };
 }
 
 /** One run of a job: its workspace, its processor in the budget's lane, and its failure handled. */
@@ -260,6 +271,9 @@ async function runJob(scope: WorkerScope, job: Job, token?: string): Promise<voi
     isRerun: job.attemptsStarted > 1 || job.stalledCounter > 0,
     sentLanded: () => {
       sentLanded = true;
+    },
+    about: (subject) => {
+      scope.subjects.set(job, subject);
     },
     features: deps.features,
   };
@@ -555,7 +569,7 @@ function tellingScope(
   return {
     outcomes,
     write,
-    remember: (outcome, reason) => rememberOutcome(scope, origin, job.name, outcome, reason),
+    remember: (outcome, reason) => rememberOutcome(scope, origin, job, outcome, reason),
     logger: lazyChild(scope.logger, { jobId: job.id, operation: job.name }),
   };
 }
@@ -586,17 +600,19 @@ function holdFailedClaim(scope: WorkerScope, redis: Redis, worker: Worker, job: 
     );
 }
 
-/** Each finished operation of a person is remembered for their App Home. */
+/** Each finished operation of a person is remembered for their App Home, with what it acted on. */
 async function rememberOutcome(
   scope: WorkerScope,
   origin: Origin,
-  operation: string,
+  job: Job,
   outcome: 'completed' | 'failed',
   reason?: string,
 ): Promise<void> {
+  const subject = scope.subjects.get(job);
   await scope.deps.store.recent
     .record(origin.teamId, origin.userId, {
-      operation,
+      operation: job.name,
+      ...(subject ? { subject } : {}),
       outcome,
       ...(reason ? { reason } : {}),
       at: new Date(scope.now()).toISOString(),

@@ -1,7 +1,7 @@
 /**
  * App Home sections of what the service sends back to Slack: quick actions, whether the service
  * answers and accepts the key, linked and followed channels, digests with their next run, and
- * the person's recent operations (failed ones with their reason). Each is a pure
+ * the person's recent operations (the post each acted on, failed ones with their reason). Each is a pure
  * {@link HomeSection} over `state.activity`; a state without it shows none of them.
  */
 import type { KnownBlock } from '@slack/types';
@@ -11,8 +11,8 @@ import { pausedChannelsSection } from './homePaused.ts';
 import type { HomeSection, ServiceState } from './homeState.ts';
 import { ACTIONS } from './ids.ts';
 import { LIMITS, md, plain } from './limits.ts';
-import { describeOperation } from './operationWords.ts';
-import { escapeMrkdwn, oneLine } from './text.ts';
+import { describeOperation, describeOperationOn } from './operationWords.ts';
+import { escapeMrkdwn, mrkdwnLink, oneLine } from './text.ts';
 import { slackDate } from './time.ts';
 
 /** Lines of a list shown at most; the rest are counted. */
@@ -141,7 +141,10 @@ export const recentSection: HomeSection = (state) => {
   const lines = activity.recent.map((r) => {
     const ms = Date.parse(r.at);
     const when = Number.isFinite(ms) ? slackDate(ms) : escapeMrkdwn(r.at);
-    const what = escapeMrkdwn(describeOperation(r.operation));
+    // An operation on a post names it, linked: "resolve the post *Launch plan*".
+    const what = r.subject
+      ? describeOperationOn(r.operation, `*${mrkdwnLink(r.subject.url, r.subject.title)}*`)
+      : escapeMrkdwn(describeOperation(r.operation));
     if (r.outcome === 'completed') return `• :white_check_mark: ${when}: ${what}`;
     const reason = r.reason ? `: ${truncate(escapeMrkdwn(oneLine(r.reason)), 300)}` : '';
     return `• :warning: ${when}: could not ${what}${reason}`;

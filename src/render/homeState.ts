@@ -80,6 +80,8 @@ export interface HomeActivity {
   }>;
   recent: Array<{
     operation: string;
+    /** what it acted on: a post's title, and the post's url */
+    subject?: { title: string; url?: string | undefined } | undefined;
     outcome: 'completed' | 'failed';
     reason?: string | undefined;
     at: string;

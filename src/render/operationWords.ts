@@ -33,3 +33,11 @@ const WHAT: Record<string, string> = {
 export function describeOperation(operation: string): string {
   return WHAT[operation] ?? 'do that';
 }
+
+/** Words between an operation and what it acted on, where its words alone do not lead there. */
+const TO_SUBJECT: Record<string, string> = { createComment: ' to' };
+
+/** An operation and what it acted on (mrkdwn): "resolve the post *Launch*", "add the comment to *Launch*". */
+export function describeOperationOn(operation: string, subject: string): string {
+  return `${describeOperation(operation)}${TO_SUBJECT[operation] ?? ''} ${subject}`;
+}

@@ -18,8 +18,14 @@ export const RECENT_BATCH_MS = 50;
 /** …and a batch is written at once when this many wait. */
 export const RECENT_BATCH_MAX = 100;
 
+/** What an operation acted on, as App Home names it: a post's title, linked to the post. */
+export const RecentSubject = z.object({ title: z.string(), url: z.string().optional() });
+export type RecentSubject = z.infer<typeof RecentSubject>;
+
 export const RecentOperation = z.object({
   operation: z.string(),
+  /** absent: an operation on no one thing, or one that ended before it knew its post */
+  subject: RecentSubject.optional(),
   outcome: z.enum(['completed', 'failed']),
   /** why it failed, in the words the person was told */
   reason: z.string().optional(),

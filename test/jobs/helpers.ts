@@ -127,8 +127,7 @@ export async function openHome(
 }
 
 /** A post made through createPost in #engineering, so it has a card in Slack: the post, its card, title and url. */
-export async function postWithCard(h: Harness, title = unique('Card')) {
-  const origin = originOf(h);
+export async function postWithCard(h: Harness, title = unique('Card'), origin = originOf(h)) {
   expect(
     (await run(h, 'createPost', { origin, channel: { name: 'engineering' }, title, content: title })).state,
   ).toBe('completed');

@@ -9,8 +9,8 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RECENT_BATCH_MAX, RECENT_CAP, type RecentOperation } from '../../src/store/recent.ts';
 import { connectRedis, whenReady } from '../../src/store/redis.ts';
-import { ADA, type Harness, REDIS_URL, startHarness, TEAM } from '../support/harness.ts';
-import { openHome, originOf, run, unique } from './helpers.ts';
+import { ADA, GRACE, type Harness, REDIS_URL, startHarness, TEAM } from '../support/harness.ts';
+import { openHome, originOf, postWithCard, run, unique } from './helpers.ts';
 
 const entry = (operation: string, outcome: RecentOperation['outcome'] = 'completed'): RecentOperation => ({
   operation,
@@ -79,6 +79,38 @@ describe('recent operations', () => {
     const createdAt = lines.findIndex((line) => /:white_check_mark: .*create the post/.test(line));
     expect(failedAt).toBeGreaterThanOrEqual(0);
     expect(createdAt).toBeGreaterThan(failedAt);
+  });
+
+  it('App Home names the post each operation acted on, linked — a failure after the post was read too', async () => {
+    // Grace's, not Ada's: App Home opened again within seconds is not built again.
+    const origin = originOf(h, { userId: GRACE });
+    const { post, title, url } = await postWithCard(h, unique('Named'), origin);
+    expect((await run(h, 'resolvePost', { origin, post: { id: post.id } })).state).toBe('completed');
+    expect(
+      (await run(h, 'createComment', { origin, post: { id: post.id }, text: 'Looks right' })).state,
+    ).toBe('completed');
+    // The post is read before the comment is sent; the service then refuses the comment.
+    h.emulator.faults.add({ route: 'POST /v2/posts/{post_id}/comments', status: 422, times: 1 });
+    expect((await run(h, 'createComment', { origin, post: { id: post.id }, text: 'Refused' })).state).toBe(
+      'failed',
+    );
+
+    const lines = (await openHome(h, GRACE, 'could not add the comment')).text
+      .split('\n')
+      .filter((line) => line.includes(title));
+    const named = `*<${url}|${title}>*`;
+    expect(lines).toEqual([
+      expect.stringContaining(`: could not add the comment to ${named}: `),
+      expect.stringContaining(`: add the comment to ${named}`),
+      expect.stringContaining(`: resolve the post ${named}`),
+      expect.stringContaining(`: create the post ${named}`),
+    ]);
+    expect(lines.map((line) => line.split(' ')[1])).toEqual([
+      ':warning:',
+      ':white_check_mark:',
+      ':white_check_mark:',
+      ':white_check_mark:',
+    ]);
   });
 
   it('writes outcomes recorded together with one script call, and lists them before it is written', async () => {

@@ -11,7 +11,7 @@ import type { Processor, ProcessorContext } from '../context.ts';
 import { tell } from '../delivery.ts';
 import { UserError } from '../errors.ts';
 import { displayName } from '../people.ts';
-import { withPostLink } from '../postChange.ts';
+import { aboutPost, withPostLink } from '../postChange.ts';
 import { code, ifFound, isNotFound, noPostFor, orNotFound, resolvePostId } from '../resolveRefs.ts';
 import { escapeMarkdown } from '../text.ts';
 
@@ -40,6 +40,7 @@ export const createComment: Processor<'createComment'> = async (data, ctx) => {
       () => noPostFor(ctx, postId, origin),
     ),
   );
+  aboutPost(ctx, before);
   const landed = await ctx.once<Landed>(
     'comment',
     async () => {

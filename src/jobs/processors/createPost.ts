@@ -12,7 +12,7 @@ import { tell } from '../delivery.ts';
 import { UserError } from '../errors.ts';
 import { findSince } from '../landed.ts';
 import { displayName } from '../people.ts';
-import { withPostLink } from '../postChange.ts';
+import { aboutPost, withPostLink } from '../postChange.ts';
 import { resolveChannel } from '../resolveRefs.ts';
 import { contentContains, createdSince, escapeMarkdown } from '../text.ts';
 
@@ -40,6 +40,7 @@ export const createPost: Processor<'createPost'> = async (data, ctx) => {
     () => ctx.collab.createPost(input),
     () => findLanded(ctx, input, data.content, since),
   );
+  aboutPost(ctx, post);
   await ctx.store.urls.remember(ctx.teamId, post.url, post.id);
   await ctx.store.notifications.rememberCreator(ctx.teamId, post.id, origin.userId);
 
