@@ -36,8 +36,9 @@ export interface ProcessorContext {
    */
   sentLanded: () => void;
   /**
-   * Names what the operation acts on (its post), for the person's recent operations on App Home:
-   * "resolve the post *Launch plan*". The last name given stands; none: the operation's words alone.
+   * Names what the operation acts on (its post, or a message's people), for the person's recent
+   * operations on App Home: "resolve the post *Launch plan*", "send the message to *Grace Hopper*".
+   * The last name given stands; none: the operation's words alone.
    */
   about: (subject: RecentSubject) => void;
   /** operator options of features (config.ts); absent: the defaults */

@@ -35,9 +35,9 @@ export function describeOperation(operation: string): string {
 }
 
 /** Words between an operation and what it acted on, where its words alone do not lead there. */
-const TO_SUBJECT: Record<string, string> = { createComment: ' to' };
+const TO_SUBJECT: Record<string, string> = { createComment: ' to', sendDm: ' to' };
 
-/** An operation and what it acted on (mrkdwn): "resolve the post *Launch*", "add the comment to *Launch*". */
+/** An operation and what it acted on (mrkdwn): "resolve the post *Launch*", "send the message to *Grace*". */
 export function describeOperationOn(operation: string, subject: string): string {
   return `${describeOperation(operation)}${TO_SUBJECT[operation] ?? ''} ${subject}`;
 }

@@ -18,7 +18,7 @@ export const RECENT_BATCH_MS = 50;
 /** …and a batch is written at once when this many wait. */
 export const RECENT_BATCH_MAX = 100;
 
-/** What an operation acted on, as App Home names it: a post's title, linked to the post. */
+/** What an operation acted on, as App Home names it: a post's title, linked to the post; a message's people. */
 export const RecentSubject = z.object({ title: z.string(), url: z.string().optional() });
 export type RecentSubject = z.infer<typeof RecentSubject>;
 

@@ -81,7 +81,7 @@ describe('recent operations', () => {
     expect(createdAt).toBeGreaterThan(failedAt);
   });
 
-  it('App Home names the post each operation acted on, linked — a failure after the post was read too', async () => {
+  it('App Home names what each operation acted on: its post, linked (a failure after the post was read too), or its people', async () => {
     // Grace's, not Ada's: App Home opened again within seconds is not built again.
     const origin = originOf(h, { userId: GRACE });
     const { post, title, url } = await postWithCard(h, unique('Named'), origin);
@@ -89,6 +89,12 @@ describe('recent operations', () => {
     expect(
       (await run(h, 'createComment', { origin, post: { id: post.id }, text: 'Looks right' })).state,
     ).toBe('completed');
+    const hello = unique('Hello');
+    expect((await run(h, 'sendDm', { origin, slackUserIds: [ADA], text: hello })).state).toBe('completed');
+    const threadId = [...h.emulator.org().messages.values()].find((m) =>
+      m.content_markdown.includes(hello),
+    )!.thread_id;
+    expect((await run(h, 'sendDm', { origin, threadId, text: 'And again' })).state).toBe('completed');
     // The post is read before the comment is sent; the service then refuses the comment.
     h.emulator.faults.add({ route: 'POST /v2/posts/{post_id}/comments', status: 422, times: 1 });
     expect((await run(h, 'createComment', { origin, post: { id: post.id }, text: 'Refused' })).state).toBe(
@@ -97,16 +103,20 @@ describe('recent operations', () => {
 
     const lines = (await openHome(h, GRACE, 'could not add the comment')).text
       .split('\n')
-      .filter((line) => line.includes(title));
+      .filter((line) => line.startsWith('• '));
     const named = `*<${url}|${title}>*`;
     expect(lines).toEqual([
       expect.stringContaining(`: could not add the comment to ${named}: `),
+      expect.stringContaining(`: send the message to *thread ${threadId}*`),
+      expect.stringContaining(': send the message to *Ada Lovelace*'),
       expect.stringContaining(`: add the comment to ${named}`),
       expect.stringContaining(`: resolve the post ${named}`),
       expect.stringContaining(`: create the post ${named}`),
     ]);
     expect(lines.map((line) => line.split(' ')[1])).toEqual([
       ':warning:',
+      ':white_check_mark:',
+      ':white_check_mark:',
       ':white_check_mark:',
       ':white_check_mark:',
       ':white_check_mark:',

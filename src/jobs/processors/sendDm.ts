@@ -22,6 +22,7 @@ export async function sendDm(data: JobData<'sendDm'>, ctx: ProcessorContext): Pr
   const text = `*${escapeMarkdown(sender.person.name)}* via Slack:\n${data.text}`;
 
   if ('threadId' in data) {
+    ctx.about({ title: `thread ${data.threadId}` });
     const { message, parentGone } = await toNamedThread(ctx, data, text);
     await noteDmActivity(ctx, data.threadId, message);
     if (parentGone) {
@@ -41,6 +42,8 @@ export async function sendDm(data: JobData<'sendDm'>, ctx: ProcessorContext): Pr
   }
 
   const recipients = await recipientsOf(ctx, data.slackUserIds);
+  const names = uniqueMembers(recipients).map(memberName);
+  ctx.about({ title: listOf(names) });
   const members = uniqueMembers([...recipients, ...(sender.ok ? [sender.member] : [])]);
   const memberIds = members.map((m) => m.id);
   const remembered = await ctx.store.threads.threadFor(ctx.teamId, memberIds);
@@ -58,7 +61,6 @@ export async function sendDm(data: JobData<'sendDm'>, ctx: ProcessorContext): Pr
   if (shortfall) notes.push(shortfall);
   await noteDmActivity(ctx, threadId, message);
 
-  const names = uniqueMembers(recipients).map(memberName);
   const sent = `Sent to ${listOf(names)} in thread ${inlineCode(threadId)}.`;
   await tell(ctx, origin, success([sent, ...notes].join(' ')));
 }
