@@ -73,8 +73,5 @@ export function withPostLink(text: string, post: Post): Outcome {
 /** Names the post as what the operation acted on, for the person's recent operations (App Home). */
 export function aboutPost(ctx: Pick<ProcessorContext, 'about'>, post: Post): void {
   const url = webUrl(post.url);
-  ctx.about({ title: postTitlePlain(post, RECENT_TITLE_MAX), ...(url ? { url } : {}) });
+  ctx.about({ title: postTitlePlain(post), ...(url ? { url } : {}) });
 }
-
-/** A recent operation's post title is cut at this many characters: one line of App Home each. */
-const RECENT_TITLE_MAX = 80;

@@ -5,7 +5,7 @@
  * {@link HomeSection} over `state.activity`; a state without it shows none of them.
  */
 import type { KnownBlock } from '@slack/types';
-import { truncate } from './cut.ts';
+import { cutPlain, truncate } from './cut.ts';
 import { notifySection } from './homeNotify.ts';
 import { pausedChannelsSection } from './homePaused.ts';
 import type { HomeSection, ServiceState } from './homeState.ts';
@@ -135,6 +135,9 @@ export const digestsSection: HomeSection = (state) => {
   ];
 };
 
+/** What a recent operation acted on is named in at most this many characters: one line each. */
+const SUBJECT_MAX = 80;
+
 export const recentSection: HomeSection = (state) => {
   const activity = state.activity;
   if (!activity) return [];
@@ -143,7 +146,10 @@ export const recentSection: HomeSection = (state) => {
     const when = Number.isFinite(ms) ? slackDate(ms) : escapeMrkdwn(r.at);
     // An operation on a post names it, linked: "resolve the post *Launch plan*".
     const what = r.subject
-      ? describeOperationOn(r.operation, `*${mrkdwnLink(r.subject.url, r.subject.title)}*`)
+      ? describeOperationOn(
+          r.operation,
+          `*${mrkdwnLink(r.subject.url, cutPlain(oneLine(r.subject.title), SUBJECT_MAX))}*`,
+        )
       : escapeMrkdwn(describeOperation(r.operation));
     if (r.outcome === 'completed') return `• :white_check_mark: ${when}: ${what}`;
     const reason = r.reason ? `: ${truncate(escapeMrkdwn(oneLine(r.reason)), 300)}` : '';

@@ -143,6 +143,18 @@ describe('App Home activity sections', () => {
             at: '2026-03-29T07:00:00Z',
           },
           { operation: 'resolvePost', outcome: 'completed', at: '2026-03-29T06:00:00Z' },
+          {
+            operation: 'createComment',
+            subject: { title: `Fix <b> & ${'long '.repeat(30)}`, url: 'javascript:alert(1)' },
+            outcome: 'completed',
+            at: '2026-03-29T05:00:00Z',
+          },
+          {
+            operation: 'unresolvePost',
+            subject: { title: 'Launch *plan*', url: 'https://collab.example.com/p/1' },
+            outcome: 'completed',
+            at: '2026-03-29T04:00:00Z',
+          },
         ],
       },
     });
@@ -156,5 +168,18 @@ describe('App Home activity sections', () => {
       'could not create the post: Could not create the post: no channel &lt;#C1|x&gt; &amp; more',
     );
     expect(all).toContain('home_new_post');
+    // What an operation acted on: escaped, cut to one short line, linked only to a web address.
+    const lines = view.blocks.flatMap((b) => {
+      const section = b as { type: string; text?: { text: string } };
+      return section.type === 'section' && section.text ? section.text.text.split('\n') : [];
+    });
+    const comment = lines.find((line) => line.includes('add the comment to'));
+    expect(comment).toMatch(/: add the comment to \*Fix &lt;b&gt; &amp; (long ){10,}[^*]*…\*$/);
+    expect(comment).not.toContain('javascript');
+    // 80 characters of title, a few more once escaped; the 150 of a long title do not fit.
+    expect(comment!.slice(comment!.indexOf('to *') + 4, -1).length).toBeLessThanOrEqual(90);
+    expect(lines).toContainEqual(
+      expect.stringContaining(': reopen the post *<https://collab.example.com/p/1|Launch *plan*>*'),
+    );
   });
 });
