@@ -1,8 +1,8 @@
 /**
  * App Home sections of what the service sends back to Slack: quick actions, whether the service
  * answers and accepts the key, linked and followed channels, digests with their next run, and
- * the person's recent operations (the post each acted on, failed ones with their reason). Each is a pure
- * {@link HomeSection} over `state.activity`; a state without it shows none of them.
+ * the person's recent operations (what each acted on, failed ones with their reason). Each is a
+ * pure {@link HomeSection} over `state.activity`; a state without it shows none of them.
  */
 import type { KnownBlock } from '@slack/types';
 import { cutPlain, truncate } from './cut.ts';
@@ -144,7 +144,7 @@ export const recentSection: HomeSection = (state) => {
   const lines = activity.recent.map((r) => {
     const ms = Date.parse(r.at);
     const when = Number.isFinite(ms) ? slackDate(ms) : escapeMrkdwn(r.at);
-    // An operation on a post names it, linked: "resolve the post *Launch plan*".
+    // What it acted on: "resolve the post *<url|Launch plan>*", "send the message to *Grace*".
     const what = r.subject
       ? describeOperationOn(
           r.operation,

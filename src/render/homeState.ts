@@ -80,7 +80,7 @@ export interface HomeActivity {
   }>;
   recent: Array<{
     operation: string;
-    /** what it acted on: a post's title, and the post's url */
+    /** what it acted on: a post's title and url, or a message's people */
     subject?: { title: string; url?: string | undefined } | undefined;
     outcome: 'completed' | 'failed';
     reason?: string | undefined;
