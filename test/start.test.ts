@@ -1,12 +1,38 @@
 /**
  * `npm start` without credentials starts the sandbox and prints one line with the console's URL;
  * SIGTERM stops it. The process group is ours: it is killed by its id, nothing else.
+ *
+ * Each start gets a Redis of its own: a sandbox forgets earlier sandbox runs' keys as it starts,
+ * and on the shared Redis that would be those of a sandbox someone is running beside the tests.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { afterEach, describe, expect, it } from 'vitest';
-import { freePort } from '../src/sandbox/redis.ts';
+import { randomBytes } from 'node:crypto';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { findOnPath, freePort, type PrivateRedis, startPrivateRedis } from '../src/sandbox/redis.ts';
+import { SANDBOX_PREFIX } from '../src/sandbox/run.ts';
+import { connectRedis, type Redis, whenReady } from '../src/store/redis.ts';
+import { REDIS_URL } from './support/harness.ts';
 
 let child: ChildProcess | undefined;
+let own: PrivateRedis | undefined;
+/** The shared Redis, with a key where a running sandbox would keep one. */
+let shared: Redis | undefined;
+const canary = `${SANDBOX_PREFIX}:test-canary-${randomBytes(5).toString('hex')}`;
+
+beforeAll(async () => {
+  const binary = findOnPath('redis-server');
+  if (!binary) throw new Error('redis-server is not on PATH');
+  own = await startPrivateRedis(binary);
+  shared = connectRedis(REDIS_URL, 'producer');
+  await whenReady(shared);
+  await shared.set(canary, 'a sandbox running beside the tests', 'EX', 600);
+});
+
+afterAll(async () => {
+  await shared?.del(canary);
+  shared?.disconnect();
+  await own?.stop();
+});
 
 afterEach(async () => {
   const running = child;
@@ -28,7 +54,7 @@ async function startNpm(
   const env: NodeJS.ProcessEnv = {};
   for (const [name, value] of Object.entries(process.env)) if (!strip.test(name)) env[name] = value;
   child = spawn('npm', ['start', '--silent'], {
-    env: { ...env, LOG_LEVEL: 'silent', ...extra },
+    env: { ...env, LOG_LEVEL: 'silent', REDIS_URL: own!.url, ...extra },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
@@ -60,9 +86,12 @@ describe('npm start without credentials', () => {
         `^collab-slack sandbox: open http://127\\.0\\.0\\.1:${port} — local Slack stand-in \\+ emulated collaboration API \\(.*Redis .+\\)$`,
       ),
     );
+    expect(line).toContain(`Redis 127.0.0.1:${own!.port}`);
     const res = await fetch(`http://127.0.0.1:${port}/`);
     expect(res.status).toBe(200);
     expect(await res.text()).toContain('collab-slack sandbox');
+    // The sandbox's keys went to its own Redis: one running on the shared Redis keeps its own.
+    expect(await shared!.exists(canary)).toBe(1);
 
     const exited = new Promise<number | null>((resolve) => started.once('exit', resolve));
     process.kill(-started.pid!, 'SIGTERM');
