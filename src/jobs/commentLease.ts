@@ -10,24 +10,38 @@
  * retries — and another comment on the post waits. A holder whose job has finished (completed,
  * failed, gone) holds nothing: its lease is taken over. Comments made in the service by people
  * directly remain a known limit (RELIABILITY.md).
+ *
+ * A job that stalled out is failed in BullMQ's eyes, yet may run once more to finish
+ * (stalledRerun.ts), recovering its comment by the count: until its failure is told it still
+ * holds the post. Found by the fault suite (seed 685620466): another comment landed on the post
+ * in that gap, and the rerun took it for its own.
  */
 import { keys, queueKeys } from '../store/keys.ts';
 import type { ProcessorContext } from './context.ts';
 import { WaitTurnError } from './errors.ts';
+import { STALLED_OUT } from './stalledSweep.ts';
 
 /** Long enough to outlive a comment's retries; taken over at once when its job has finished. */
 const LEASE_MS = 30 * 60_000;
 
 /**
  * Takes the lease for ARGV[1] when it is free, already this job's, or held by a job that has
- * finished (its hash gone, or `finishedOn` set: completed or failed for good). ARGV[3] is the
- * queue's key prefix, so the holder's job hash is ARGV[3] .. holder.
+ * finished (its hash gone, or `finishedOn` set: completed or failed for good — but a job failed
+ * for stalling, ARGV[4], is finished only once its log says its failure was told). ARGV[3] is the
+ * queue's key prefix, so the holder's job hash is ARGV[3] .. holder. The log is the job's progress
+ * (steps.ts), JSON as BullMQ keeps it.
  */
 const TAKE_SCRIPT = `
 local holder = redis.call('GET', KEYS[1])
 if holder and holder ~= ARGV[1] then
   local job = ARGV[3] .. holder
-  if redis.call('EXISTS', job) == 1 and not redis.call('HGET', job, 'finishedOn') then return 0 end
+  if redis.call('EXISTS', job) == 1 then
+    if not redis.call('HGET', job, 'finishedOn') then return 0 end
+    if redis.call('HGET', job, 'failedReason') == ARGV[4] then
+      local log = redis.call('HGET', job, 'progress') or ''
+      if not string.find(log, '"failedTold":true', 1, true) then return 0 end
+    end
+  end
 end
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
 return 1`;
@@ -55,7 +69,7 @@ export function commentLease(ctx: ProcessorContext, postId: string): CommentLeas
   const me = String(ctx.job.id);
   return {
     async take() {
-      const taken = await redis.eval(TAKE_SCRIPT, 1, key, me, String(LEASE_MS), `${queueKey}:`);
+      const taken = await redis.eval(TAKE_SCRIPT, 1, key, me, String(LEASE_MS), `${queueKey}:`, STALLED_OUT);
       if (taken !== 1) throw new WaitTurnError(200 + Math.floor(Math.random() * 300));
     },
     async release() {
