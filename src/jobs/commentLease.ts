@@ -16,7 +16,7 @@
  * holds the post. Found by the fault suite (seed 685620466): another comment landed on the post
  * in that gap, and the rerun took it for its own.
  */
-import { keys, queueKeys } from '../store/keys.ts';
+import { type KeySpace, keys, queueKeys } from '../store/keys.ts';
 import type { ProcessorContext } from './context.ts';
 import { WaitTurnError } from './errors.ts';
 import { STALLED_OUT } from './stalledSweep.ts';
@@ -60,12 +60,7 @@ export function commentLease(ctx: ProcessorContext, postId: string): CommentLeas
   const redis = ctx.store.redis;
   // `prefix:operations`: the queue's qualified name, the holder's job hash is under it.
   const queueKey = ctx.job.queueQualifiedName;
-  // The script reads the lease and the holder's job hash: on a cluster both must be in the
-  // queue shard's slot (a workspace's jobs are all on one shard, so its leases are too).
-  const space = ctx.store.space;
-  const key = space.hashTags
-    ? queueKeys(queueKey).commentLease(ctx.teamId, postId)
-    : keys(space, ctx.teamId).commentLease(postId);
+  const key = commentLeaseKey(ctx.store.space, queueKey, ctx.teamId, postId);
   const me = String(ctx.job.id);
   return {
     async take() {
@@ -76,4 +71,15 @@ export function commentLease(ctx: ProcessorContext, postId: string): CommentLeas
       await redis.eval(RELEASE_SCRIPT, 1, key, me);
     },
   };
+}
+
+/**
+ * The lease of a post's comments. The script reads the lease and the holder's job hash: on a
+ * cluster both must be in the queue shard's slot (a workspace's jobs are all on one shard, so its
+ * leases are too).
+ */
+export function commentLeaseKey(space: KeySpace, queueKey: string, teamId: string, postId: string): string {
+  return space.hashTags
+    ? queueKeys(queueKey).commentLease(teamId, postId)
+    : keys(space, teamId).commentLease(postId);
 }

@@ -8,9 +8,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { commentLeaseKey } from '../../src/jobs/commentLease.ts';
 import { STALLED_OUT } from '../../src/jobs/stalledSweep.ts';
 import type { FaultEvent } from '../../src/sandbox/emulator/index.ts';
-import { keys } from '../../src/store/keys.ts';
 import { type Harness, startHarness, TEAM } from '../support/harness.ts';
 import { originOf, responseTexts, run, unique } from './helpers.ts';
 
@@ -80,7 +80,8 @@ describe('comments of the app on one post, one of them in doubt', () => {
     const redis = h.bot.store.redis;
     const jobKey = `${h.queue.qualifiedName}:${stalled.id}`;
     await redis.hset(jobKey, { finishedOn: String(Date.now()), failedReason: STALLED_OUT });
-    await redis.set(keys(h.bot.store.space, TEAM).commentLease(post.id), String(stalled.id), 'PX', 600_000);
+    const lease = commentLeaseKey(h.bot.store.space, h.queue.qualifiedName, TEAM, post.id);
+    await redis.set(lease, String(stalled.id), 'PX', 600_000);
 
     const other = { origin: originOf(h), text: unique('waits its turn') };
     let otherId: string | undefined;
