@@ -7,7 +7,7 @@
  *
  *   npm run build && npm run bench:outcome -- [--rates 20,50,200] [--seconds 20] [--latency 100]
  *                                             [--warmup 2] [--rounds 4] [--concurrency N] [--no-write]
- *                                             [--prof DIR]
+ *                                             [--prof DIR] [--appendfsync off|everysec|always]
  *
  * Open-loop load: requests leave on a fixed schedule whatever the answers do, and every latency is
  * measured from the request's scheduled time, so queueing cannot hide. Before the measured turns,
@@ -17,13 +17,18 @@
  * `--seconds` are split into `--rounds` turns of each, every other round the floor first: this
  * machine's speed drifts within minutes, and a bot run and a floor run a minute apart compared
  * two machines. The bot's CPU per command (ack and worker, one process) is printed too.
- * The bot runs on a redis-server of the benchmark's own. Its request budget is set far above the
+ * The bot runs on a redis-server of the benchmark's own, with no AOF unless `--appendfsync` asks for
+ * one (in a temp dir): `always` is what the README tells production to run, and what it costs a
+ * person is the bot's ratio to its floor with it against the same without. Its request budget is set far above the
  * load (COLLAB_RATE_LIMIT): the emulator has no rate limit, and this measures the bot, not the
  * service's limit (the budget's Redis round trip per request is still paid).
  * Results are appended to BENCHMARKS.md.
  */
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { appendFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Pool } from 'undici';
 import { createCollabClient } from '../src/collab/client.ts';
@@ -47,6 +52,8 @@ const { values } = parseArgs({
     prof: { type: 'string' },
     /** turns of the bot and its floor per rate (the measured seconds split among them) */
     rounds: { type: 'string', default: '4' },
+    /** the bot's Redis keeps an AOF with this fsync policy; `off`: no AOF */
+    appendfsync: { type: 'string', default: 'off' },
   },
 });
 const RATES = values.rates.split(',').map(Number);
@@ -72,7 +79,15 @@ interface Row {
 }
 
 const machine = await machineLine();
-const redisServer = await startPrivateRedis(binary);
+const APPENDFSYNC = values.appendfsync;
+if (!['off', 'everysec', 'always'].includes(APPENDFSYNC))
+  throw new Error(`--appendfsync is off, everysec or always, not "${APPENDFSYNC}"`);
+const aofDir = APPENDFSYNC === 'off' ? undefined : mkdtempSync(join(tmpdir(), 'bench-outcome-aof-'));
+const redisServer = await startPrivateRedis(
+  binary,
+  10_000,
+  aofDir ? ['--dir', aofDir, '--appendonly', 'yes', '--appendfsync', APPENDFSYNC] : [],
+);
 const emulator = await startEmulator({ port: 0 });
 emulator.faults.setLatency(LATENCY);
 const slack = await startSlackStandIn();
@@ -318,13 +333,14 @@ for (const rate of RATES) {
 await emulator.close();
 await slack.close();
 await redisServer.stop();
+if (aofDir) rmSync(aofDir, { recursive: true, force: true });
 
 const ms = (n: number) => (Number.isFinite(n) ? String(round(n)) : '∞');
 const report = [
   `### Time to outcome — ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC`,
   '',
-  `Machine: ${machine}. Bot: \`node dist/main.js\`, ROLE=all, NODE_ENV=production, one process (WORKER_CONCURRENCY default: sized from the budget, here 256); API latency ${LATENCY} ms; ${SECONDS} s per rate, open loop, in ${ROUNDS} turns of each (every other round the floor first), after ${WARMUP} s at the rate not counted (bot and floor alike).`,
-  `Command: \`npm run build && npm run bench:outcome -- --rates ${RATES.join(',')} --seconds ${SECONDS} --latency ${LATENCY} --warmup ${WARMUP} --rounds ${ROUNDS}${values.concurrency === 'default' ? '' : ` --concurrency ${values.concurrency}`}\``,
+  `Machine: ${machine}. Bot: \`node dist/main.js\`, ROLE=all, NODE_ENV=production, one process (WORKER_CONCURRENCY default: sized from the budget, here 256); its Redis ${APPENDFSYNC === 'off' ? 'without AOF' : `with \`appendfsync ${APPENDFSYNC}\``}; API latency ${LATENCY} ms; ${SECONDS} s per rate, open loop, in ${ROUNDS} turns of each (every other round the floor first), after ${WARMUP} s at the rate not counted (bot and floor alike).`,
+  `Command: \`npm run build && npm run bench:outcome -- --rates ${RATES.join(',')} --seconds ${SECONDS} --latency ${LATENCY} --warmup ${WARMUP} --rounds ${ROUNDS}${values.concurrency === 'default' ? '' : ` --concurrency ${values.concurrency}`}${APPENDFSYNC === 'off' ? '' : ` --appendfsync ${APPENDFSYNC}`}\``,
   '',
   '| rate (req/s) | WORKER_CONCURRENCY | sent | ack p99 ms | outcome p50 ms | outcome p99 ms | outcome max ms | missing | outcomes/s | floor p50 ms | floor p99 ms | ratio p99 | bot CPU ms per command | bot RSS peak MB |',
   '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',

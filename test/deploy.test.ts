@@ -48,11 +48,11 @@ describe('compose.yaml', () => {
   };
   const { redis, web, worker } = compose.services;
 
-  it('runs Redis with AOF every second, no eviction, on a volume, with a health check', () => {
+  it('runs Redis with AOF synced on every write, no eviction, on a volume, with a health check', () => {
     expect(redis?.image).toMatch(/^redis:/);
     const args = (redis?.command ?? []).join(' ');
     expect(args).toContain('--appendonly yes');
-    expect(args).toContain('--appendfsync everysec');
+    expect(args).toContain('--appendfsync always');
     expect(args).toContain('--maxmemory-policy noeviction');
     const [volume] = redis?.volumes ?? [];
     expect(volume).toMatch(/^[\w-]+:\/data$/);

@@ -99,13 +99,31 @@ export interface PrivateRedis {
 
 /**
  * Starts `redis-server` on a free port with nothing kept on disk; resolves when it logs that it
- * accepts connections (an event, not a sleep), rejects if it exits first.
+ * accepts connections (an event, not a sleep), rejects if it exits first. `settings` are options
+ * given after those (the later wins), e.g. `['--dir', dir, '--appendonly', 'yes']` for a benchmark
+ * of a Redis that keeps an AOF.
  */
-export async function startPrivateRedis(binary: string, timeoutMs = 10_000): Promise<PrivateRedis> {
+export async function startPrivateRedis(
+  binary: string,
+  timeoutMs = 10_000,
+  settings: readonly string[] = [],
+): Promise<PrivateRedis> {
   const port = await freePort();
   const child: ChildProcess = spawn(
     binary,
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no'],
+    [
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+      '--daemonize',
+      'no',
+      ...settings,
+    ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   await waitForOutput(child, /ready to accept connections/i, { what: 'redis-server', timeoutMs }).catch(

@@ -8,8 +8,9 @@
  * - `maxmemory-policy` other than `noeviction`: under memory pressure Redis deletes keys, queued
  *   jobs and idempotency claims among them. Refused.
  * - `appendfsync no`: the kernel writes the AOF when it likes (~30 s): a machine crash loses that
- *   much. Refused. `everysec`: a machine crash (not a Redis crash: the AOF is written before each
- *   answer) can lose the last second or two; warned, `always` closes it (RELIABILITY.md).
+ *   much. Refused. `everysec`: Redis may answer while it holds its AOF write back behind a running
+ *   fsync, so a crash of Redis or its machine can lose the last second or two of acknowledged
+ *   writes; warned, `always` closes it (RELIABILITY.md, "Why always").
  *
  * Managed Redis services often forbid `CONFIG`. Then `INFO persistence` and `INFO memory` say
  * whether the AOF is on (`aof_enabled`) and the eviction policy (`maxmemory_policy`); the fsync
@@ -115,7 +116,7 @@ function judge(read: Omit<RedisDurability, 'problems' | 'warnings'>): RedisDurab
   }
   if (read.appendonly !== 'no' && read.appendfsync === 'everysec') {
     warnings.push(
-      'appendfsync is "everysec": a machine crash (not a Redis crash) can lose the last second or two of acknowledged writes; appendfsync always closes that window (RELIABILITY.md).',
+      'appendfsync is "everysec": a crash of Redis or its machine can lose the last second or two of acknowledged writes (an operation acknowledged to a person, then never run nor told). Fix: appendfsync always (RELIABILITY.md, "Why always").',
     );
   }
   if (read.source === 'unknown') {

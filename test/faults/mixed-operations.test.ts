@@ -4,7 +4,7 @@
  * - web and worker are child processes started as the README says (`node --import tsx
  *   src/main.ts` with `ROLE=web` / `ROLE=worker`); the worker is SIGKILLed 20 times at random
  *   moments and restarted,
- * - the suite's own Redis (AOF, `appendfsync everysec`, noeviction: the README's production
+ * - the suite's own Redis (AOF, `appendfsync always`, noeviction: the README's production
  *   settings) is SIGKILLed twice mid-run and restarted,
  * - comments share a few posts, and some land on a post while it is being resolved,
  * - ~5 % of the commands are delivered twice by Slack (same trigger_id),
@@ -189,8 +189,9 @@ describe(`fault suite: ${OPS} operations, ${KILLS} worker kills, ${REDIS_KILLS.l
     const redisChaos = (async () => {
       for (const share of REDIS_KILLS) {
         await until(sendMs * share);
-        // AOF writes Redis postponed behind a slow fsync are acknowledged yet not in the file: a
-        // SIGKILL then loses them (RELIABILITY.md, "everysec and a Redis crash").
+        // With `everysec` Redis may postpone its AOF write behind a slow fsync and answer anyway:
+        // a SIGKILL then loses what it acknowledged (RELIABILITY.md, "Why always"). The suite runs
+        // `always`; the count tells such a loss apart if a run is ever given `everysec`.
         const persistence = await observer.info('persistence').catch(() => '');
         const delayed = /aof_delayed_fsync:(\d+)/.exec(persistence)?.[1] ?? '?';
         await redis.kill();
@@ -365,6 +366,8 @@ describe(`fault suite: ${OPS} operations, ${KILLS} worker kills, ${REDIS_KILLS.l
       .slice(0, 30)
       .map((o) => ({
         op: o,
+        /** when it was sent, on the chaos log's clock */
+        sentAt: `${(o.index / RATE).toFixed(1)} s`,
         verdict: verdicts.get(o.index),
         toldMoreThanOnce: toldTwice.has(o.index),
         acks: acks.get(o.index),
@@ -405,7 +408,9 @@ describe(`fault suite: ${OPS} operations, ${KILLS} worker kills, ${REDIS_KILLS.l
         `by kind: ${JSON.stringify(summary.byKind)}\n`,
     );
     if (problems.length > 0)
-      process.stdout.write(`problems: ${JSON.stringify(problems, null, 1).slice(0, 6000)}\n`);
+      process.stdout.write(
+        `problems: ${JSON.stringify(problems, null, 1).slice(0, 6000)}\nchaos: ${chaosLog.join('; ')}\n`,
+      );
 
     expect(kills).toBe(KILLS);
     expect(redisKills).toBe(REDIS_KILLS.length);

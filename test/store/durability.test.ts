@@ -123,10 +123,27 @@ describe('Redis persistence and eviction, checked at start', () => {
       const body = (await res.body.json()) as { redisSettings: Record<string, unknown> };
       expect(body.redisSettings).toMatchObject({
         appendonly: 'yes',
-        appendfsync: 'everysec',
+        appendfsync: 'always',
         maxmemoryPolicy: 'noeviction',
         problems: [],
+        warnings: [],
       });
+    } finally {
+      started.stop();
+    }
+  }, 60_000);
+
+  it('everysec starts in production, warned with what it risks and its fix', async () => {
+    const redis = await own({ appendfsync: 'everysec' });
+    const started = await startWorker(redis.url, { NODE_ENV: 'production' });
+    try {
+      expect(started.code).toBeNull();
+      const res = await request(`http://127.0.0.1:${started.port}/readyz`);
+      const body = (await res.body.json()) as { redisSettings: { problems: string[]; warnings: string[] } };
+      expect(body.redisSettings.problems).toEqual([]);
+      const warning = body.redisSettings.warnings.join(' ');
+      expect(warning).toContain('a crash of Redis or its machine can lose');
+      expect(warning).toContain('Fix: appendfsync always');
     } finally {
       started.stop();
     }

@@ -1,7 +1,7 @@
 /**
  * A redis-server of the test's own, on a free port, so killing it disturbs nobody else. By
- * default it runs as the README tells production to: AOF on, `appendfsync everysec`,
- * `noeviction`, in a temp dir, so the queue survives a SIGKILL and restart. `settings` replace
+ * default it runs as the README tells production to: AOF on, `appendfsync always`,
+ * `noeviction`, in a temp dir, so everything it acknowledged survives a SIGKILL and restart. `settings` replace
  * or add redis-server options (e.g. `{ appendonly: 'no' }`).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -26,7 +26,7 @@ export interface OwnRedis {
 const PRODUCTION_SETTINGS: Record<string, string> = {
   save: '',
   appendonly: 'yes',
-  appendfsync: 'everysec',
+  appendfsync: 'always',
   'maxmemory-policy': 'noeviction',
 };
 
