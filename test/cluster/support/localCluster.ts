@@ -1,10 +1,10 @@
 /**
  * A Redis Cluster of the test's own: 3 masters and 3 replicas, Debian's `redis-server` on free
- * loopback ports (each with its own cluster bus port and temp dir), AOF on as production runs it,
- * a short `cluster-node-timeout` so a killed master's replica takes over within ~a second, and
- * `redis-cli --cluster create … --cluster-replicas 1`. Readiness and failover are waited for on
- * what the nodes print ("Cluster state changed: ok", "Failover election won"), never on time.
- * `stop()` stops every process by its pid and removes the dirs.
+ * loopback ports (each with its own cluster bus port and temp dir), AOF on with `appendfsync
+ * always` as production runs it, a short `cluster-node-timeout` so a killed master's replica takes
+ * over within ~a second, and `redis-cli --cluster create … --cluster-replicas 1`. Readiness and
+ * failover are waited for on what the nodes print ("Cluster state changed: ok", "Failover election
+ * won"), never on time. `stop()` stops every process by its pid and removes the dirs.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -99,7 +99,7 @@ async function startNodeIn(dir: string, nodeTimeoutMs: number): Promise<ClusterN
       '--appendonly',
       'yes',
       '--appendfsync',
-      'everysec',
+      'always',
       '--save',
       '',
       '--maxmemory-policy',
