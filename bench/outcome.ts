@@ -17,11 +17,12 @@
  * `--seconds` are split into `--rounds` turns of each, every other round the floor first: this
  * machine's speed drifts within minutes, and a bot run and a floor run a minute apart compared
  * two machines. The bot's CPU per command (ack and worker, one process) is printed too.
- * The bot runs on a redis-server of the benchmark's own, with no AOF unless `--appendfsync` asks for
- * one (in a temp dir): `always` is what the README tells production to run, and what it costs a
- * person is the bot's ratio to its floor with it against the same without. Its request budget is set far above the
- * load (COLLAB_RATE_LIMIT): the emulator has no rate limit, and this measures the bot, not the
- * service's limit (the budget's Redis round trip per request is still paid).
+ * The bot runs on a redis-server of the benchmark's own, with no AOF unless `--appendfsync` asks
+ * for one (in a temp dir): `always` is what the README tells production to run, and what it costs
+ * a person is the bot's ratio to its floor with it against the same without. Its request budget
+ * is set far above the load (COLLAB_RATE_LIMIT): the emulator has no rate limit, and this
+ * measures the bot, not the service's limit (the budget's Redis round trip per request is still
+ * paid).
  * Results are appended to BENCHMARKS.md.
  */
 import { randomBytes } from 'node:crypto';

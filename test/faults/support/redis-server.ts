@@ -1,8 +1,8 @@
 /**
  * A redis-server of the test's own, on a free port, so killing it disturbs nobody else. By
  * default it runs as the README tells production to: AOF on, `appendfsync always`,
- * `noeviction`, in a temp dir, so everything it acknowledged survives a SIGKILL and restart. `settings` replace
- * or add redis-server options (e.g. `{ appendonly: 'no' }`).
+ * `noeviction`, in a temp dir, so everything it acknowledged survives a SIGKILL and restart.
+ * `settings` replace or add redis-server options (e.g. `{ appendonly: 'no' }`).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
