@@ -19,10 +19,19 @@ import { connectTestRedis, testSpace } from '../support/redisTarget.ts';
 
 const HOST = 'collab.example.test';
 const WINDOW = 30_000;
+/** A turn that waits as long as the budget makes it (see fakeClock). */
+const NO_DEADLINE = Number.POSITIVE_INFINITY;
 let prefix: string;
 const connections: Redis[] = [];
 
-/** A clock shared by the budget clients of one test; only their waits move it. */
+/**
+ * A clock shared by the budget clients of one test; only their waits move it. A wait moves it at
+ * once, even while another client's answer is still on its way from Redis: that client then waits
+ * from a later time than it asked at, as one whose answer came late would. Over many turns the
+ * clock runs ahead of the budget's own pace by a varying amount (60 turns of a budget of 10 per
+ * 30 s end 185 to 276 s in, where 180 s would do), so tests about the limit let their turns wait
+ * without a deadline: a turn the budget never gave would fail them by the test's timeout.
+ */
 function fakeClock(start = 1_000_000) {
   let now = start;
   return {
@@ -89,11 +98,11 @@ describe('request budget per service host', () => {
     prefix = `test-budget-${randomBytes(6).toString('hex')}`;
     const clock = fakeClock();
     const taken: { lane: string; at: number }[] = [];
-    const settings = { limit: 10, maxWaitMs: 10 * WINDOW };
+    const settings = { limit: 10, maxWaitMs: NO_DEADLINE };
     const [a, b] = [await client(settings, clock, taken), await client(settings, clock, taken)];
     await Promise.all(
       Array.from({ length: 60 }, (_, i) =>
-        turn(i % 2 === 0 ? a : b, i % 3 === 0 ? 'person' : 'background', `T${i % 4}`, 10 * WINDOW),
+        turn(i % 2 === 0 ? a : b, i % 3 === 0 ? 'person' : 'background', `T${i % 4}`, NO_DEADLINE),
       ),
     );
     expect(taken).toHaveLength(60);
@@ -160,7 +169,7 @@ describe('request budget per service host', () => {
     prefix = `test-budget-${randomBytes(6).toString('hex')}`;
     const clock = fakeClock(0);
     // 640 per window: leases of up to 10 turns while the window is under half full.
-    const settings = { limit: 640, maxWaitMs: 10 * WINDOW };
+    const settings = { limit: 640, maxWaitMs: NO_DEADLINE };
     const taken: { lane: string; at: number }[] = [];
     const [a, b] = [await client(settings, clock, taken), await client(settings, clock, taken)];
     const log = budgetKeys(testSpace(prefix), HOST).log;
@@ -169,7 +178,7 @@ describe('request budget per service host', () => {
       // 40 requests at once from each of two processes, 20 ms apart: far more than the window allows.
       await Promise.all(
         Array.from({ length: 80 }, (_, i) =>
-          turn(i % 2 === 0 ? a : b, i % 5 === 0 ? 'background' : 'person', `T${i % 3}`, 10 * WINDOW),
+          turn(i % 2 === 0 ? a : b, i % 5 === 0 ? 'background' : 'person', `T${i % 3}`, NO_DEADLINE),
         ),
       );
       clock.set(clock.now() + 20);

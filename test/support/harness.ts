@@ -138,6 +138,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const queue = bot.queue.queueFor(TEAM);
   const queueEvents = new QueueEvents(queue.name, { connection: connectRedis(target, 'worker'), prefix });
   await queueEvents.waitUntilReady();
+  // Tests wait on many jobs at once (a listener pair each, removed when it settles).
+  queueEvents.setMaxListeners(0);
 
   let triggers = 0;
   return {
