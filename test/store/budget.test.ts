@@ -19,31 +19,48 @@ import { connectTestRedis, testSpace } from '../support/redisTarget.ts';
 
 const HOST = 'collab.example.test';
 const WINDOW = 30_000;
-/** A turn that waits as long as the budget makes it (see fakeClock). */
-const NO_DEADLINE = Number.POSITIVE_INFINITY;
 let prefix: string;
 const connections: Redis[] = [];
 
 /**
- * A clock shared by the budget clients of one test; only their waits move it. A wait moves it at
- * once, even while another client's answer is still on its way from Redis: that client then waits
- * from a later time than it asked at, as one whose answer came late would. Over many turns the
- * clock runs ahead of the budget's own pace by a varying amount (60 turns of a budget of 10 per
- * 30 s end 185 to 276 s in, where 180 s would do), so tests about the limit let their turns wait
- * without a deadline: a turn the budget never gave would fail them by the test's timeout.
+ * A clock shared by the budget clients of one test; only their waits move it, and only when every
+ * turn in flight (`track`) waits: then the earliest wait ends. A turn whose answer is still on its
+ * way from Redis holds the clock, so no client waits from a later time than it asked at, however
+ * the answers interleave. (With a clock moved at each wait, the last of 60 turns of a budget of 10
+ * per 30 s was taken 185 to 276 s in, by how the answers interleaved; the budget's pace gives
+ * 150 s, and so does this clock, every time.) Outside `track`, a wait ends at once.
  */
 function fakeClock(start = 1_000_000) {
   let now = start;
+  let inFlight = 0;
+  const waiting: { at: number; seq: number; wake: () => void }[] = [];
+  let seq = 0;
+  const next = () => {
+    if (waiting.length === 0 || waiting.length < inFlight) return;
+    waiting.sort((x, y) => x.at - y.at || x.seq - y.seq);
+    const first = waiting.shift()!;
+    now = Math.max(now, first.at);
+    first.wake();
+  };
   return {
     now: () => now,
     set: (at: number) => {
       now = Math.max(now, at);
     },
-    // Waiters that wait at the same time wake at the same time: the clock moves to the latest.
-    delay: async (ms: number) => {
-      const target = now + ms;
-      await Promise.resolve();
-      now = Math.max(now, target);
+    delay: (ms: number) =>
+      new Promise<void>((wake) => {
+        waiting.push({ at: now + ms, seq: seq++, wake });
+        next();
+      }),
+    /** Counts a turn in flight until it settles. */
+    track: async <T>(turn: Promise<T>): Promise<T> => {
+      inFlight += 1;
+      try {
+        return await turn;
+      } finally {
+        inFlight -= 1;
+        next();
+      }
     },
   };
 }
@@ -98,11 +115,13 @@ describe('request budget per service host', () => {
     prefix = `test-budget-${randomBytes(6).toString('hex')}`;
     const clock = fakeClock();
     const taken: { lane: string; at: number }[] = [];
-    const settings = { limit: 10, maxWaitMs: NO_DEADLINE };
+    const settings = { limit: 10, maxWaitMs: 10 * WINDOW };
     const [a, b] = [await client(settings, clock, taken), await client(settings, clock, taken)];
     await Promise.all(
       Array.from({ length: 60 }, (_, i) =>
-        turn(i % 2 === 0 ? a : b, i % 3 === 0 ? 'person' : 'background', `T${i % 4}`, NO_DEADLINE),
+        clock.track(
+          turn(i % 2 === 0 ? a : b, i % 3 === 0 ? 'person' : 'background', `T${i % 4}`, 10 * WINDOW),
+        ),
       ),
     );
     expect(taken).toHaveLength(60);
@@ -169,7 +188,7 @@ describe('request budget per service host', () => {
     prefix = `test-budget-${randomBytes(6).toString('hex')}`;
     const clock = fakeClock(0);
     // 640 per window: leases of up to 10 turns while the window is under half full.
-    const settings = { limit: 640, maxWaitMs: NO_DEADLINE };
+    const settings = { limit: 640, maxWaitMs: 10 * WINDOW };
     const taken: { lane: string; at: number }[] = [];
     const [a, b] = [await client(settings, clock, taken), await client(settings, clock, taken)];
     const log = budgetKeys(testSpace(prefix), HOST).log;
@@ -178,7 +197,9 @@ describe('request budget per service host', () => {
       // 40 requests at once from each of two processes, 20 ms apart: far more than the window allows.
       await Promise.all(
         Array.from({ length: 80 }, (_, i) =>
-          turn(i % 2 === 0 ? a : b, i % 5 === 0 ? 'background' : 'person', `T${i % 3}`, NO_DEADLINE),
+          clock.track(
+            turn(i % 2 === 0 ? a : b, i % 5 === 0 ? 'background' : 'person', `T${i % 3}`, 10 * WINDOW),
+          ),
         ),
       );
       clock.set(clock.now() + 20);
