@@ -174,8 +174,8 @@ export function cardsRider(ctx: ProcessorContext, post: Post): { rider: Rider; s
   let shown: PostShown | undefined;
   const state = shownState(post);
   const rider: Rider = {
-    async withMark(fence) {
-      shown = await lookUp(ctx, post, ctx.store.cards.showingMarked(ctx.teamId, post.id, state, fence));
+    async withMark(fence, on) {
+      shown = await lookUp(ctx, post, ctx.store.cards.showingMarked(ctx.teamId, post.id, state, fence, on));
       return shown !== undefined;
     },
     async alone() {

@@ -7,7 +7,7 @@ import type { Logger } from '../logger.ts';
 import type { JobData, Operation } from '../operations/schemas.ts';
 import type { Store } from '../store/index.ts';
 import type { RecentSubject } from '../store/recent.ts';
-import type { Outcomes } from './delivery.ts';
+import type { Outcomes, TellLater } from './delivery.ts';
 import type { PollingSettings } from './polling.ts';
 import type { Schedules } from './schedules.ts';
 import type { Once } from './steps.ts';
@@ -43,6 +43,11 @@ export interface ProcessorContext {
   about: (subject: RecentSubject) => void;
   /** operator options of features (config.ts); absent: the defaults */
   features?: ProcessorFeatures | undefined;
+  /**
+   * Takes the run's telling (a slash command's outcome, its last act) to be told once the job has
+   * completed (tellAfterCompletion.ts); absent: `tell` tells inside the run.
+   */
+  tellLater?: TellLater | undefined;
 }
 
 export interface ProcessorFeatures {

@@ -166,7 +166,7 @@ export function replacesAck(origin: Origin): boolean {
  * replaces the same note, so the person still sees one outcome.
  */
 export async function tell(
-  ctx: { once: Once; outcomes: Outcomes },
+  ctx: { once: Once; outcomes: Outcomes; tellLater?: TellLater | undefined },
   origin: Origin,
   message: SlackMessage,
   options: TellOptions = {},
@@ -181,6 +181,18 @@ export async function tell(
     { repeatable: true },
   );
   const { rider, first } = options;
+  // A slash command's note is replaced: told again, it still shows once. Its telling waits for
+  // the job's completion, its mark leaving with it (tellAfterCompletion.ts).
+  if (replaceOriginal && ctx.tellLater) {
+    await ctx.tellLater({
+      origin,
+      message,
+      rider,
+      first,
+      deliver: () => ctx.outcomes.deliver(origin, message, { replaceOriginal }),
+    });
+    return;
+  }
   await ctx.once(
     TELL_STEP,
     async () => {
@@ -191,6 +203,21 @@ export async function tell(
     rider ? { rider } : {},
   );
 }
+
+/** A run's last act, to be done once its job has completed (tellAfterCompletion.ts). */
+export interface FinalTelling {
+  origin: Origin;
+  message: SlackMessage;
+  /** store work that rides on the telling's mark (the cards' look-up) */
+  rider?: Rider | undefined;
+  /** done before the message goes out (the cards, from the rider's look-up) */
+  first?: (() => Promise<void>) | undefined;
+  /** the message, replacing the slash command's note */
+  deliver: () => Promise<Delivered>;
+}
+
+/** Hands the run's telling over to be done after the job completes (ProcessorContext.tellLater). */
+export type TellLater = (telling: FinalTelling) => Promise<void>;
 
 export interface TellOptions {
   /** replace the slash command's note (default: only for a slash command) */

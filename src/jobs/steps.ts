@@ -208,6 +208,12 @@ export interface StepLogOfRun {
   fence(): Promise<void>;
   /** writes a deferred mark, if there is one (before a run ends other than by completing) */
   flush(): Promise<void>;
+  /**
+   * Step `name` marked started in the log, written elsewhere: the fence of that write (a mark that
+   * leaves with the job's completion, tellAfterCompletion.ts), with the whole log, deferred marks
+   * included. Undefined for a run without a lock.
+   */
+  startedFence(name: string): JobFence | undefined;
   once: Once;
 }
 
@@ -227,9 +233,9 @@ export type Once = <T>(
 export interface Rider {
   /**
    * the work and the mark's fenced write in one script, all or nothing; false: the lock is not the
-   * run's (nothing written)
+   * run's (nothing written). `on`: the connection to send it on (default the store's).
    */
-  withMark(fence: JobFence): Promise<boolean>;
+  withMark(fence: JobFence, on?: Redis): Promise<boolean>;
   /** the work alone, before the mark */
   alone(): Promise<void>;
 }
@@ -334,6 +340,13 @@ export function stepLogOf(
     fence: () => (deferred ? writeNow(readLog(job)) : fenced('')),
     flush: async () => {
       if (deferred) await writeNow(readLog(job));
+    },
+    startedFence(name) {
+      if (token === undefined) return undefined;
+      const current = readLog(job);
+      current.steps[name] = { started: true, until: now() + settings.sendWindowMs };
+      job.progress = current as unknown as object;
+      return { job: jobKey, lock: lockKey, token, lockMs, progress: JSON.stringify(current) };
     },
     async once<T>(
       name: string,

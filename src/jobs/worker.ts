@@ -29,6 +29,7 @@ import { NOT_CONNECTED, type Workspaces } from '../workspaces/workspaces.ts';
 import type { ProcessorContext, ProcessorFeatures, Processors } from './context.ts';
 import {
   createOutcomes,
+  type FinalTelling,
   type Outcomes,
   replacesAck,
   TOLD_MESSAGE_STEP,
@@ -54,6 +55,7 @@ import {
   stepsLanded,
   TELL_STEP,
 } from './steps.ts';
+import { createTellings, earlierTelling, type Tellings } from './tellAfterCompletion.ts';
 
 export interface WorkerSettings {
   prefix: string;
@@ -144,12 +146,35 @@ interface WorkerScope {
   fence: FenceSettings;
   /** what each job's run named as its subject (ProcessorContext.about), read when it ends */
   subjects: WeakMap<Job, RecentSubject>;
+  /** slash commands' outcomes told after completion (one Redis for queue and store); else none */
+  tellings?: Tellings | undefined;
+}
+
+/** The operations' BullMQ worker; closing it also waits for the outcomes it tells after completion. */
+class OperationsWorker extends Worker {
+  tellings?: Tellings | undefined;
+
+  override async close(force = false): Promise<void> {
+    await super.close(force);
+    await this.tellings?.drain();
+    this.tellings?.stop();
+  }
+}
+
+/**
+ * Resolves once `worker` has told the outcome of a job it completed (told after completion:
+ * tellAfterCompletion.ts); at once for a job it tells nothing after, or did not run.
+ */
+export function outcomeTold(worker: Worker, jobId: string): Promise<void> {
+  return worker instanceof OperationsWorker && worker.tellings
+    ? worker.tellings.told(jobId)
+    : Promise.resolve();
 }
 
 export function createWorker(deps: WorkerDeps): Worker {
   const scope = workerScope(deps);
   const { settings, fence } = scope;
-  const worker = new Worker(
+  const worker = new OperationsWorker(
     fence.queueName,
     // Two parameters: BullMQ makes an AbortController for every job of a processor that takes a
     // third (its signal), and nothing here cancels a running job.
@@ -165,6 +190,7 @@ export function createWorker(deps: WorkerDeps): Worker {
       ...(settings.telemetry ? { telemetry: settings.telemetry } : {}),
     },
   );
+  worker.tellings = scope.tellings;
   worker.on('failed', (job, error) => {
     if (!job) return;
     // A job that stalled too often never reached onFailure: tell the person here.
@@ -190,6 +216,7 @@ export function createWorker(deps: WorkerDeps): Worker {
   worker.on('closing', () => void sweep.stop());
   // Each finished operation of a person is remembered for their App Home (failures in onFailure).
   worker.on('completed', (job) => {
+    scope.tellings?.completed(job);
     const origin = (job.data as { origin?: Origin } | undefined)?.origin;
     if (origin && isOperation(job.name)) void rememberOutcome(scope, origin, job, 'completed');
   });
@@ -217,7 +244,7 @@ function workerScope(deps: WorkerDeps): WorkerScope {
         }
       : {}),
   };
-  return {
+  const scope: WorkerScope = {
     deps,
     logger,
     settings,
@@ -226,6 +253,20 @@ function workerScope(deps: WorkerDeps): WorkerScope {
     fence,
     subjects: new WeakMap(),
   };
+  // The mark of a telling after completion carries the cards' look-up (store keys) and leaves with
+  // the completion (queue keys): one Redis only.
+  if (deps.storeSharesQueue === true) {
+    scope.tellings = createTellings({
+      connection: deps.connection,
+      queueKey: `${settings.prefix}:${fence.queueName}`,
+      graceMs: fence.lockMs,
+      everyMs: Math.min(30_000, fence.lockMs),
+      outcomesOf: (teamId) => outcomesOf(scope, teamId),
+      logger,
+      now,
+    });
+  }
+  return scope;
 }
 
 /** One run of a job: its workspace, its processor in the budget's lane, and its failure handled. */
@@ -252,6 +293,7 @@ async function runJob(scope: WorkerScope, job: Job, token?: string): Promise<voi
   if (!workspace || !outcomes) return refuseWithoutWorkspace(scope, job, teamId, origin);
   const lane = laneOf(origin);
   let sentLanded = false;
+  let final: FinalTelling | undefined;
   const ctx: ProcessorContext = {
     job,
     teamId,
@@ -276,6 +318,15 @@ async function runJob(scope: WorkerScope, job: Job, token?: string): Promise<voi
       scope.subjects.set(job, subject);
     },
     features: deps.features,
+    // A slash command's outcome is told once the job has completed (tellAfterCompletion.ts).
+    tellLater:
+      scope.tellings && token
+        ? async (telling) => {
+            if (final) throw new Error('a run tells its outcome once');
+            const earlier = readLog(job).steps[TELL_STEP];
+            if (await earlierTelling(earlier, now, scope.fence.sendWindowMs)) final = telling;
+          }
+        : undefined,
   };
   try {
     // The processor registry is keyed by operation; the cast ties the two together.
@@ -284,6 +335,9 @@ async function runJob(scope: WorkerScope, job: Job, token?: string): Promise<voi
   } catch (error) {
     await onFailure(scope, { job, token, origin, ctx, steps, sentLanded }, error);
   }
+  // The telling's mark, sent as BullMQ completes the job: both leave in one write.
+  const marked = final && steps.startedFence(TELL_STEP);
+  if (final && marked) scope.tellings?.mark(job, marked, final);
 }
 
 /** Jobs a person asked for take the budget's person lane; ticks of schedules the background's. */

@@ -5,7 +5,7 @@
  */
 import type { Result } from 'ioredis';
 import type { PostState } from './feeds.ts';
-import { fenceLua, type JobFence } from './fence.ts';
+import { fenceLua, type JobFence, pendingArgs, pendingLua } from './fence.ts';
 import { type KeySpace, keys } from './keys.ts';
 import type { Redis } from './redis.ts';
 
@@ -48,6 +48,11 @@ ${SHOWING_WRITE}`;
 const SHOWING_MARKED_SCRIPT = `${SHOWING_READ}
 ${fenceLua({ job: 4, lock: 5 }, { token: 3, lockMs: 4, progress: 5 })}
 ${SHOWING_WRITE}`;
+/** The same, and the outcome kept pending until it is told (fence.ts `pendingLua`). */
+const SHOWING_PENDING_SCRIPT = `${SHOWING_READ}
+${fenceLua({ job: 4, lock: 5 }, { token: 3, lockMs: 4, progress: 5 })}
+${pendingLua({ index: 6, messages: 7 }, { jobId: 6, at: 7, telling: 8, confirmedFrom: 9 })}
+${SHOWING_WRITE}`;
 
 declare module 'ioredis' {
   interface RedisCommander<Context> {
@@ -70,6 +75,24 @@ declare module 'ioredis' {
       lockMs: string,
       progress: string,
     ): Result<[string[], string[]] | 0, Context>;
+    postShowingPending(
+      cards: string,
+      state: string,
+      unfurls: string,
+      job: string,
+      lock: string,
+      index: string,
+      messages: string,
+      json: string,
+      ttlSeconds: number,
+      token: string,
+      lockMs: string,
+      progress: string,
+      jobId: string,
+      at: string,
+      telling: string,
+      ...confirmed: string[]
+    ): Result<[string[], string[]] | 0, Context>;
   }
 }
 
@@ -77,6 +100,7 @@ function withShowing(redis: Redis): Redis {
   if (typeof (redis as Partial<Redis>).postShowing !== 'function') {
     redis.defineCommand('postShowing', { numberOfKeys: 3, lua: SHOWING_SCRIPT });
     redis.defineCommand('postShowingMarked', { numberOfKeys: 5, lua: SHOWING_MARKED_SCRIPT });
+    redis.defineCommand('postShowingPending', { numberOfKeys: 7, lua: SHOWING_PENDING_SCRIPT });
   }
   return redis;
 }
@@ -149,28 +173,45 @@ export function cardStore(redis: Redis, space: KeySpace) {
     },
     /**
      * `showing`, and in the same script a job's fenced step-log write (fence.ts): one round trip
-     * where two were. Answers undefined, having written nothing, when the job's lock is no longer
-     * the run's. Only where the job's keys and the team's share one Redis (no cluster).
+     * where two were — and with `fence.pending`, the outcome kept until it is told. Answers
+     * undefined, having written nothing, when the job's lock is no longer the run's. Only where the
+     * job's keys and the team's share one Redis (no cluster). `on`: the connection to send it on
+     * (the job's worker's, so that it leaves in one write with the job's completion); default the
+     * store's.
      */
     async showingMarked(
       teamId: string,
       postId: string,
       state: PostState,
       fence: JobFence,
+      on?: Redis,
     ): Promise<PostShown | undefined> {
       const k = keys(space, teamId);
-      const answer = await scripted.postShowingMarked(
-        k.postCards(postId),
-        k.postState(postId),
-        k.postUnfurls(postId),
-        fence.job,
-        fence.lock,
-        JSON.stringify(state),
-        TTL_SECONDS,
-        fence.token,
-        fence.lockMs,
-        fence.progress,
-      );
+      const shown = [k.postCards(postId), k.postState(postId), k.postUnfurls(postId)] as const;
+      const answer = fence.pending
+        ? await withShowing(on ?? redis).postShowingPending(
+            ...shown,
+            fence.job,
+            fence.lock,
+            fence.pending.index,
+            fence.pending.messages,
+            JSON.stringify(state),
+            TTL_SECONDS,
+            fence.token,
+            fence.lockMs,
+            fence.progress,
+            ...pendingArgs(fence.pending),
+          )
+        : await withShowing(on ?? redis).postShowingMarked(
+            ...shown,
+            fence.job,
+            fence.lock,
+            JSON.stringify(state),
+            TTL_SECONDS,
+            fence.token,
+            fence.lockMs,
+            fence.progress,
+          );
       return answer === 0 ? undefined : shownOf(answer);
     },
     /** Remembers that the bot unfurled a link to a post on a Slack message (to update it in place). */

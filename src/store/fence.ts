@@ -7,6 +7,11 @@
 
 /** What a fenced write of a job's step log needs. */
 export interface JobFence {
+  /**
+   * An outcome to tell once the job has completed, kept (when the fence holds) where a sweep
+   * finds it should its worker stop before it is told (jobs/tellAfterCompletion.ts)
+   */
+  pending?: PendingTelling | undefined;
   /** the job's hash (BullMQ's `<prefix>:<queue>:<id>`) */
   job: string;
   /** the job's lock (`<job>:lock`) */
@@ -31,4 +36,43 @@ export function fenceLua(
   return `if redis.call('GET', KEYS[${keys.lock}]) ~= ARGV[${args.token}] then return 0 end
 redis.call('PEXPIRE', KEYS[${keys.lock}], ARGV[${args.lockMs}])
 if ARGV[${args.progress}] ~= '' then redis.call('HSET', KEYS[${keys.job}], 'progress', ARGV[${args.progress}]) end`;
+}
+
+/** An outcome kept with a job's fenced mark until its telling is confirmed (store/tellings.ts). */
+export interface PendingTelling {
+  /** `queueKeys().tellings()`: job id -> when marked */
+  index: string;
+  /** `queueKeys().tellingMessages()`: job id -> the telling */
+  messages: string;
+  jobId: string;
+  /** epoch ms */
+  at: string;
+  /** JSON `{ origin, message }` */
+  telling: string;
+  /** ids of earlier tellings told since: taken out of the index in the same write */
+  confirmed: string[];
+}
+
+/** How many told ids one write takes out of the index at most (Lua's `unpack` has a limit). */
+export const CONFIRM_BATCH = 256;
+
+/**
+ * The pending telling in Lua, after a fence that held: kept in the index, and the confirmed ids
+ * (ARGV from `confirmedFrom` on) taken out of it.
+ */
+export function pendingLua(
+  keys: { index: number; messages: number },
+  args: { jobId: number; at: number; telling: number; confirmedFrom: number },
+): string {
+  return `redis.call('ZADD', KEYS[${keys.index}], ARGV[${args.at}], ARGV[${args.jobId}])
+redis.call('HSET', KEYS[${keys.messages}], ARGV[${args.jobId}], ARGV[${args.telling}])
+if #ARGV >= ${args.confirmedFrom} then
+  redis.call('ZREM', KEYS[${keys.index}], unpack(ARGV, ${args.confirmedFrom}))
+  redis.call('HDEL', KEYS[${keys.messages}], unpack(ARGV, ${args.confirmedFrom}))
+end`;
+}
+
+/** A pending telling's arguments in `pendingLua`'s order: id, when, telling, then the confirmed ids. */
+export function pendingArgs(pending: PendingTelling): [string, string, string, ...string[]] {
+  return [pending.jobId, pending.at, pending.telling, ...pending.confirmed];
 }

@@ -196,12 +196,22 @@ export function enterpriseKeys(space: KeySpace, enterpriseId: string) {
 
 /**
  * Keys kept beside a queue shard's own (BullMQ's `<prefix>:<queue>`), in its slot: read by one
- * script together with the queue's job hashes. Only on a cluster; one Redis keeps the team keys.
+ * script together with the queue's job hashes.
  */
 export function queueKeys(queueKey: string) {
   return {
-    /** as `keys().commentLease`: the job whose comment on a post is being sent or is in doubt */
+    /**
+     * as `keys().commentLease`, on a cluster (one Redis keeps the team's key): the job whose
+     * comment on a post is being sent or is in doubt
+     */
     commentLease: (teamId: string, postId: string) => `${queueKey}:cmtlease:${enc(teamId)}:${enc(postId)}`,
+    /**
+     * outcomes told after their job completed, not yet confirmed told: job id -> when marked, or
+     * when its worker last said it is still telling (ZSET; jobs/tellAfterCompletion.ts)
+     */
+    tellings: () => `${queueKey}:tellings`,
+    /** what each of those tells: job id -> JSON `{ origin, message }` (HASH) */
+    tellingMessages: () => `${queueKey}:tellings:msg`,
   };
 }
 

@@ -114,6 +114,18 @@ export function isCluster(redis: Redis): redis is Cluster {
   return redis instanceof Cluster;
 }
 
+/**
+ * Holds one Redis's writes until this turn of the event loop ends, so that the commands sent in
+ * this turn leave in one write, in the order they were sent (a cluster's go as they are).
+ */
+export function corkTurn(redis: Redis): void {
+  if (isCluster(redis) || redis.status !== 'ready') return;
+  const stream = redis.stream as SingleRedis['stream'] | undefined;
+  if (!stream || stream.writableCorked > 0) return;
+  stream.cork();
+  setImmediate(() => stream.uncork());
+}
+
 /** Every master of a cluster, or the one Redis. */
 export function masters(redis: Redis): SingleRedis[] {
   return isCluster(redis) ? redis.nodes('master') : [redis];

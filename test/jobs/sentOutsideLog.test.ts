@@ -89,9 +89,10 @@ describe('an operation sent outside the step log', () => {
   it('that landed, then what comes after it failed on every attempt, is told it went through', async () => {
     const { org, post } = openPost('a post resolved, its cards unreadable');
     // The post's card set holds a string: the post-change script fails (WRONGTYPE) on every run,
-    // after the resolve has landed.
+    // after the resolve has landed. From a modal, whose outcome is told inside the run (a slash
+    // command's is told after its job completes: below).
     await h.bot.store.redis.set(keys({ prefix: h.prefix }, TEAM).postCards(post.id), 'not a set');
-    const origin = originOf(h);
+    const origin = originOf(h, { source: 'modal' });
     const told = await resolvedYetFailed(org, post.id, origin);
     // Retried first, and the notice does not blame the service for what failed on our side.
     expect(responseTexts(h, origin)[0]).toMatch(
@@ -100,5 +101,18 @@ describe('an operation sent outside the step log', () => {
     expect(told).toContain('I did resolve the post');
     expect(told).toContain('It went through');
     expect(told).not.toContain('Could not resolve');
+  }, 30_000);
+
+  it('by a slash command, its cards unreadable once it completed: the person still hears it resolved, once', async () => {
+    const { org, post } = openPost('a post resolved by command, its cards unreadable');
+    // The telling's mark, which leaves with the job's completion, fails (WRONGTYPE) after the job
+    // has completed: the cards stay as they were, and the outcome is told all the same.
+    await h.bot.store.redis.set(keys({ prefix: h.prefix }, TEAM).postCards(post.id), 'not a set');
+    const origin = originOf(h);
+    expect((await run(h, 'resolvePost', { origin, post: { id: post.id } })).state).toBe('completed');
+    expect(org.posts.get(post.id)?.resolution).toBeTruthy();
+    const told = responseTexts(h, origin);
+    expect(told).toHaveLength(1);
+    expect(told[0]).toMatch(/^:white_check_mark: Resolved/);
   }, 30_000);
 });

@@ -10,6 +10,7 @@
 import { randomBytes } from 'node:crypto';
 import { type Job, type Queue, QueueEvents, type Worker } from 'bullmq';
 import { loadConfig, loadQueueConfig } from '../../src/config.ts';
+import { outcomeTold } from '../../src/jobs/worker.ts';
 import { createLogger } from '../../src/logger.ts';
 import type { Tracing } from '../../src/ops/tracing.ts';
 import { type RunningBot, startBot } from '../../src/runtime.ts';
@@ -141,6 +142,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   // Tests wait on many jobs at once (a listener pair each, removed when it settles).
   queueEvents.setMaxListeners(0);
 
+  // A slash command's outcome is told after its job completes: settled once it is told.
+  const told = (jobId: string) => Promise.all(bot.workers.map((worker) => outcomeTold(worker, jobId)));
   let triggers = 0;
   return {
     emulator,
@@ -183,10 +186,10 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
           : { 'x-slack-retry-num': String(opts.retryNum), 'x-slack-retry-reason': 'http_timeout' };
       return postToBolt(baseUrl, signingSecret, 'event', body, headers);
     },
-    settled: (jobId) => settled(queueEvents, queue, jobId),
+    settled: (jobId) => settled(queueEvents, queue, jobId, told),
     queuedAs: (idempotencyKey, teamId = TEAM) =>
       queuedAs(queueEvents, () => bot.queue.jobIdOf(teamId, idempotencyKey)),
-    nextSettled: (operation, where) => nextSettled(queueEvents, queue, operation, where),
+    nextSettled: (operation, where) => nextSettled(queueEvents, queue, operation, where, told),
     slackCall: (predicate) => slack.waitFor(predicate),
     async close() {
       await bot.stop();

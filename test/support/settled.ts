@@ -6,8 +6,28 @@ import type { Job, Queue, QueueEvents } from 'bullmq';
 
 export type SettledState = 'completed' | 'failed';
 
-/** Resolves when the job with this id completes or fails (also if it already had), with its final state. */
-export function settled(queueEvents: QueueEvents, queue: Queue, jobId: string): Promise<SettledState> {
+/**
+ * After a job completed, resolves once its outcome is told (a slash command's is told after
+ * completion: jobs/tellAfterCompletion.ts): the workers' `outcomeTold`.
+ */
+export type OutcomeTold = (jobId: string) => Promise<unknown>;
+
+/**
+ * Resolves when the job with this id completes or fails (also if it already had), with its final
+ * state — once its outcome is told (`told`).
+ */
+export async function settled(
+  queueEvents: QueueEvents,
+  queue: Queue,
+  jobId: string,
+  told?: OutcomeTold,
+): Promise<SettledState> {
+  const state = await settledState(queueEvents, queue, jobId);
+  if (state === 'completed') await told?.(jobId);
+  return state;
+}
+
+function settledState(queueEvents: QueueEvents, queue: Queue, jobId: string): Promise<SettledState> {
   return new Promise((resolve) => {
     const onCompleted = ({ jobId: id }: { jobId: string }) => id === jobId && done('completed');
     const onFailed = ({ jobId: id }: { jobId: string }) => id === jobId && done('failed');
@@ -28,11 +48,23 @@ export function settled(queueEvents: QueueEvents, queue: Queue, jobId: string): 
 }
 
 /** Resolves when the next job of this operation (and `where`, when given) completes or fails. */
-export function nextSettled(
+export async function nextSettled(
   queueEvents: QueueEvents,
   queue: Queue,
   operation: string,
   where: (job: Job) => boolean = () => true,
+  told?: OutcomeTold,
+): Promise<{ job: Job; state: SettledState }> {
+  const next = await nextSettledState(queueEvents, queue, operation, where);
+  if (next.state === 'completed' && next.job.id) await told?.(next.job.id);
+  return next;
+}
+
+function nextSettledState(
+  queueEvents: QueueEvents,
+  queue: Queue,
+  operation: string,
+  where: (job: Job) => boolean,
 ): Promise<{ job: Job; state: SettledState }> {
   return new Promise((resolve) => {
     const check = async ({ jobId }: { jobId: string }, state: SettledState) => {

@@ -1,0 +1,259 @@
+/**
+ * A slash command's outcome, told once its job has completed.
+ *
+ * Telling once needs the telling's mark in the job's log before the message goes out (steps.ts,
+ * delivery.ts): from then on no retry notice or failure of the job may follow it. Written on its
+ * own, that mark is a Redis round trip of every operation. Here it leaves in the same write as
+ * BullMQ's completion of the job instead: when the processor returns, its last act being the
+ * telling, the mark (with the cards' look-up riding on it, and the outcome kept in the shard's
+ * index of pending tellings) is sent on the worker's own connection, corked, and BullMQ's
+ * completion joins it in one write. Redis runs them in that order. Once the job has completed it
+ * never runs again, so nothing can follow the outcome; then its cards are updated and the person
+ * is told, and the telling is confirmed (taken out of the index) by the next mark's write.
+ *
+ * Should the worker stop after the completion and before the confirmation, the outcome stays in
+ * the index: every worker's sweep claims, after a grace period, those of jobs that completed
+ * (or completed and were trimmed since) and tells them again. Only a slash command's outcome goes
+ * this way: it replaces the command's note, so a telling told twice still shows once. A worker
+ * still telling after a while (Slack slow) says so, and its tellings are left to it.
+ *
+ * Where the store's Redis is not the queue's (a cluster), or a job runs without a lock, the
+ * telling is made inside the run as before (delivery.ts `tell`).
+ */
+import { setTimeout as delay } from 'node:timers/promises';
+import type { Job } from 'bullmq';
+import type { Logger } from '../logger.ts';
+import type { Origin } from '../operations/schemas.ts';
+import { CONFIRM_BATCH, type JobFence, type PendingTelling } from '../store/fence.ts';
+import { corkTurn, type Redis } from '../store/redis.ts';
+import { tellingStore } from '../store/tellings.ts';
+import type { FinalTelling, Outcomes, SlackMessage } from './delivery.ts';
+
+export interface TellingsOptions {
+  /** BullMQ's connection of the worker: the mark must leave on it, before the completion */
+  connection: Redis;
+  /** BullMQ's `<prefix>:<queue>` of the shard */
+  queueKey: string;
+  /** how long a telling is left to its worker before a sweep tells it again */
+  graceMs: number;
+  /** how often to sweep */
+  everyMs: number;
+  /** how the person of a claimed telling is reached (undefined: the workspace is gone) */
+  outcomesOf: (teamId: string) => Promise<Outcomes | undefined>;
+  logger: Logger;
+  now: () => number;
+}
+
+/** How long confirmations wait for a mark to ride on before they are written on their own. */
+const CONFIRM_WAIT_MS = 100;
+/** How many due tellings one sweep claims. */
+const SWEEP_PAGE = 100;
+/** Past this many marked tellings, those of jobs that never completed (their run lost the job) are let go. */
+const MARKED_MAX = 10_000;
+
+export interface Tellings {
+  /**
+   * Sends the run's mark with `telling` kept pending, corked so that the job's completion (sent
+   * by BullMQ when the processor returns) leaves in the same write.
+   */
+  mark(job: Job, fence: JobFence, telling: FinalTelling): void;
+  /** The job completed: its telling is told now. */
+  completed(job: Job): void;
+  /** Resolves once the telling marked for this job (if any, in this process) is told. */
+  told(jobId: string): Promise<void>;
+  /** Tellings under way told and confirmations written (a worker closing). */
+  drain(): Promise<void>;
+  stop(): void;
+}
+
+interface Marked {
+  telling: FinalTelling;
+  /** the mark's answer: false when the lock was not the run's */
+  held: Promise<boolean>;
+}
+
+export function createTellings(options: TellingsOptions): Tellings {
+  const { connection, logger, now } = options;
+  const store = tellingStore(connection, options.queueKey);
+  const marked = new WeakMap<Job, Marked>();
+  /** jobs whose outcome this process is telling now */
+  const beingTold = new Set<string>();
+  const underWay = new Set<Promise<void>>();
+  /** marked tellings by job id, until told: when marked, and who waits for them (told()) */
+  const byJob = new Map<string, { at: number; told: Promise<void>; resolve: () => void }>();
+
+  function letGo(jobId: string): void {
+    byJob.get(jobId)?.resolve();
+    byJob.delete(jobId);
+  }
+  /** told, waiting to be taken out of the index by the next write */
+  const confirmed: string[] = [];
+  let confirmTimer: NodeJS.Timeout | undefined;
+  let writing: Promise<void> = Promise.resolve();
+
+  /** Confirmations for the next mark to carry (at most a batch). */
+  function takeConfirmed(): string[] {
+    return confirmed.length <= CONFIRM_BATCH ? confirmed.splice(0) : confirmed.splice(0, CONFIRM_BATCH);
+  }
+
+  /** Written on their own when no mark has carried them for a while (the worker idles). */
+  function writeConfirmed(): Promise<void> {
+    confirmTimer = undefined;
+    const ids = takeConfirmed();
+    if (ids.length === 0) return writing;
+    writing = store.confirm(ids).catch((error: unknown) => {
+      // Left in the index: a sweep tells them again, replacing the same note.
+      logger.warn({ err: error, count: ids.length }, 'could not confirm told outcomes');
+    });
+    if (confirmed.length > 0) scheduleConfirm();
+    return writing;
+  }
+
+  function scheduleConfirm(): void {
+    confirmTimer ??= setTimeout(() => void writeConfirmed(), CONFIRM_WAIT_MS);
+    confirmTimer.unref();
+  }
+
+  async function tellCompleted(jobId: string, entry: Marked): Promise<void> {
+    const { rider, first, deliver } = entry.telling;
+    beingTold.add(jobId);
+    try {
+      // The completion ran after the mark on one connection: the mark held, unless it failed —
+      // then the look-up riding on it is made alone, and the outcome told all the same.
+      const held = await entry.held.catch((error: unknown) => {
+        logger.warn({ err: error, jobId }, "the telling's mark failed; telling the completed job's outcome");
+        return false;
+      });
+      if (!held) await rider?.alone();
+      await first?.();
+    } catch (error) {
+      // The cards stay as they were; the person still hears the outcome.
+      logger.warn({ err: error, jobId }, 'could not update what shows the outcome before telling it');
+    }
+    try {
+      await deliver();
+    } finally {
+      beingTold.delete(jobId);
+      confirmed.push(jobId);
+      scheduleConfirm();
+    }
+  }
+
+  // A worker still telling after a third of the grace period says so, each third.
+  const heartbeat = setInterval(
+    () => {
+      if (beingTold.size === 0) return;
+      store.stillTelling([...beingTold], now()).catch((error: unknown) => {
+        logger.warn({ err: error }, 'could not say the outcomes under way are still being told');
+      });
+    },
+    Math.max(100, Math.floor(options.graceMs / 3)),
+  );
+  heartbeat.unref();
+
+  let sweeping: Promise<void> | undefined;
+  async function sweepOnce(): Promise<void> {
+    const claimed = await store.claimDue(now() - options.graceMs, SWEEP_PAGE, now());
+    for (const [jobId, raw] of claimed) {
+      try {
+        const { origin, message } = JSON.parse(raw) as { origin: Origin; message: SlackMessage };
+        const outcomes = await options.outcomesOf(origin.teamId);
+        if (!outcomes) continue;
+        await outcomes.deliver(origin, message, { replaceOriginal: true });
+        logger.info({ jobId }, 'told the outcome of a job whose worker stopped before telling it');
+      } catch (error) {
+        logger.warn({ err: error, jobId }, 'could not tell the outcome of a completed job again');
+      }
+    }
+  }
+  const sweeper = setInterval(() => {
+    // One sweep at a time: the next tick finds the last still under way and leaves it.
+    if (sweeping) return;
+    sweeping = sweepOnce()
+      .catch((error: unknown) => logger.warn({ err: error }, 'the sweep of untold outcomes failed'))
+      .finally(() => {
+        sweeping = undefined;
+      });
+  }, options.everyMs);
+  sweeper.unref();
+
+  return {
+    mark(job, fence, finalTelling) {
+      // BullMQ's completion, sent as the processor returns, leaves in the same write; the order
+      // on the connection is the order they run in.
+      corkTurn(connection);
+      const pending: PendingTelling = {
+        ...store.where,
+        jobId: job.id ?? '',
+        at: String(now()),
+        telling: JSON.stringify({ origin: finalTelling.origin, message: finalTelling.message }),
+        confirmed: takeConfirmed(),
+      };
+      const withPending = { ...fence, pending };
+      const held = (
+        finalTelling.rider ? finalTelling.rider.withMark(withPending, connection) : store.mark(fence, pending)
+      ).then(
+        (ok) => {
+          // Nothing was written: the confirmations wait for the next write.
+          if (!ok) confirmed.push(...pending.confirmed);
+          return ok;
+        },
+        (error: unknown) => {
+          confirmed.push(...pending.confirmed);
+          throw error;
+        },
+      );
+      held.catch(() => {});
+      marked.set(job, { telling: finalTelling, held });
+      if (byJob.size >= MARKED_MAX) {
+        for (const [id, entry] of byJob) if (entry.at < now() - options.graceMs) letGo(id);
+      }
+      let resolve = () => {};
+      const told = new Promise<void>((r) => {
+        resolve = r;
+      });
+      byJob.set(pending.jobId, { at: now(), told, resolve });
+    },
+    completed(job) {
+      const entry = marked.get(job);
+      if (!entry) return;
+      marked.delete(job);
+      const jobId = job.id ?? '';
+      const done = tellCompleted(jobId, entry).catch((error: unknown) =>
+        logger.warn({ err: error, jobId }, 'telling the outcome failed'),
+      );
+      underWay.add(done);
+      void done.finally(() => {
+        underWay.delete(done);
+        letGo(jobId);
+      });
+    },
+    told: (jobId) => byJob.get(jobId)?.told ?? Promise.resolve(),
+    async drain() {
+      while (underWay.size > 0) await Promise.all(underWay);
+      if (confirmTimer) clearTimeout(confirmTimer);
+      while (confirmed.length > 0) await writeConfirmed();
+      await writing;
+    },
+    stop() {
+      clearInterval(heartbeat);
+      clearInterval(sweeper);
+    },
+  };
+}
+
+/**
+ * A run whose telling finds its earlier mark (a run before it stopped while telling): waits out
+ * that telling's send, as the step log waits before a step in doubt (steps.ts). Answers false when
+ * the earlier run told it through (nothing left to tell).
+ */
+export async function earlierTelling(
+  step: { started?: boolean; done?: boolean; until?: number } | undefined,
+  now: () => number,
+  sendWindowMs: number,
+): Promise<boolean> {
+  if (step?.done) return false;
+  const wait = (step?.until ?? 0) - now();
+  if (step?.started && wait > 0) await delay(Math.min(wait, sendWindowMs));
+  return true;
+}
