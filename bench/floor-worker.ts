@@ -4,12 +4,12 @@
  * response_url, with the bodies the bot sends — and nothing else (no step log, store, caches,
  * card lookups, rendering, metrics, budget).
  *
- * With `FLOOR_MARK=1` it is the floor of an exactly-once worker instead: between the two calls it
- * also makes the one Redis round trip that telling once and cards updated in place need — the
- * telling's started mark in the job's log, fenced by the job's lock, with the post's cards'
- * look-up (the bot's own script, `store/cards.ts` `showingMarked`, on a connection of its own, as
- * the bot's store has it), the log of the size the bot writes. What the bot's worker does beyond
- * this floor is its own code.
+ * With `FLOOR_MARK=1` it is the floor of an exactly-once worker that tells inside the run
+ * instead: between the two calls it also makes, as a Redis round trip of its own, the telling's
+ * started mark in the job's log, fenced by the job's lock, with the post's cards' look-up (the
+ * bot's own script, `store/cards.ts` `showingMarked`, on a connection of its own), the log of the
+ * size the bot writes — as the bot's worker did before it sent that mark with the job's
+ * completion (jobs/tellAfterCompletion.ts).
  * Tells its parent `ready` over IPC once it takes jobs.
  */
 import { Worker } from 'bullmq';

@@ -13,9 +13,10 @@
  *    until the queue is empty. Operations/s per worker process, at each concurrency.
  *    Beside each, the floor (bench/floor-worker.ts): a bare BullMQ worker in its own process doing
  *    only the processor's two calls (the API's resolve, the response_url post), at the same
- *    concurrency on the same jobs. `--floor mark` makes it the floor of an exactly-once worker: it
- *    also makes, per operation, the one Redis round trip telling once and cards updated in place
- *    need (floor-worker.ts, FLOOR_MARK) — what the bot does beyond that floor is its own code.
+ *    concurrency on the same jobs. `--floor mark` makes it the floor of an exactly-once worker
+ *    that tells inside the run: it also makes, per operation, the telling's mark with the cards'
+ *    look-up as a Redis round trip of its own (floor-worker.ts, FLOOR_MARK), as the bot's worker
+ *    did before it sent that mark with the job's completion (jobs/tellAfterCompletion.ts).
  *    The worker's share of its floor comes from interleaved rounds (`--rounds`, at concurrency 16):
  *    the bot's worker and the floor run side by side on queues of their own, and take turns
  *    draining `--jobs`/`--rounds` operations each, every other turn the floor first. This
@@ -209,6 +210,17 @@ interface Throughput {
   peakRssMb: number;
   /** CPU ms per operation while the queue drained: the worker processes, Redis, this driver */
   cpu: { worker: number; redis: number; driver: number };
+  /**
+   * Client round trips per operation while the queue drained: Redis's reads of its clients'
+   * requests (`total_reads_processed`; commands that left in one write are one), this driver's
+   * polls of the queue's counts included (the same for bot and floor)
+   */
+  reads: number;
+}
+
+/** Redis's reads of its clients' requests so far (INFO stats). */
+async function redisReads(): Promise<number> {
+  return Number(/total_reads_processed:(\d+)/.exec(await admin.info('stats'))?.[1] ?? 0);
 }
 
 /** Redis's own CPU time so far (INFO cpu), in ms. */
@@ -251,10 +263,12 @@ async function throughput(
   const sampler = rssSampler(children.map((c) => c.pid));
   const s2 = await commandStats();
   const cpu0 = await cpuOf(children.map((c) => c.pid));
+  const reads0 = await redisReads();
   const started = performance.now();
   await queue.queue.resume();
   await drained(queue);
   const seconds = (performance.now() - started) / 1000;
+  const reads1 = await redisReads();
   const cpu1 = await cpuOf(children.map((c) => c.pid));
   const s3 = await commandStats();
   const peaks = sampler.stop();
@@ -281,9 +295,11 @@ async function throughput(
       redis: (cpu1.redis - cpu0.redis) / JOBS,
       driver: (cpu1.driver - cpu0.driver) / JOBS,
     },
+    // the INFO that read reads1 is one read of its own
+    reads: (reads1 - reads0 - 1) / JOBS,
   };
   log(
-    `${variant}: ${processes} process(es) × concurrency ${concurrency}: ${round(opsPerSecond, 0)} ops/s (${round(result.perProcess, 0)} per process), failed ${failed}, worker RSS idle ${round(result.idleRssMb, 0)} MB peak ${round(result.peakRssMb, 0)} MB; CPU ms per op: worker ${round(result.cpu.worker, 3)}, Redis ${round(result.cpu.redis, 3)}, driver ${round(result.cpu.driver, 3)}`,
+    `${variant}: ${processes} process(es) × concurrency ${concurrency}: ${round(opsPerSecond, 0)} ops/s (${round(result.perProcess, 0)} per process), failed ${failed}, worker RSS idle ${round(result.idleRssMb, 0)} MB peak ${round(result.peakRssMb, 0)} MB; CPU ms per op: worker ${round(result.cpu.worker, 3)}, Redis ${round(result.cpu.redis, 3)}, driver ${round(result.cpu.driver, 3)}; client round trips per op ${round(result.reads, 2)}`,
   );
   return result;
 }
@@ -568,6 +584,10 @@ async function full() {
           `c${r.concurrency} ${round(r.workerCommands.total - (floors[i]?.workerCommands.total ?? 0), 2)}`,
       )
       .join(', ')}.`,
+    '',
+    `Client round trips per operation in the worker while the queue drained (Redis's total_reads_processed; commands that left in one write are one; the driver's polls of the queue's counts included): ${byConcurrency
+      .map((r, i) => `c${r.concurrency} bot ${round(r.reads, 2)}, floor ${round(floors[i]?.reads ?? 0, 2)}`)
+      .join('; ')}.`,
     '',
     `Client round trips per operation (Redis's total_reads_processed, 200 operations one at a time; a pipeline, MULTI or auto-pipelined batch is one): enqueue ${round(trips.enqueue, 2)} (the floor is 1); worker: bot ${round(trips.worker, 2)}, floor ${round(floorTrips.worker, 2)} — the bot's own ${round(trips.worker - floorTrips.worker, 2)}. Redis commands per operation one at a time (enqueue and worker, incl. in scripts): bot ${round(trips.commands, 2)}, floor ${round(floorTrips.commands, 2)}.`,
     '',

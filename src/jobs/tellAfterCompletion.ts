@@ -68,23 +68,27 @@ export interface Tellings {
 
 interface Marked {
   telling: FinalTelling;
-  /** the mark's answer: false when the lock was not the run's */
-  held: Promise<boolean>;
+  /** the mark's answer: false when the lock was not the run's; the error when it failed */
+  held: Promise<boolean | Error>;
+  /** when it was marked */
+  at: number;
 }
 
 export function createTellings(options: TellingsOptions): Tellings {
   const { connection, logger, now } = options;
   const store = tellingStore(connection, options.queueKey);
-  const marked = new WeakMap<Job, Marked>();
+  /** marked tellings by job id, until told */
+  const marked = new Map<string, Marked>();
+  /** who waits for a marked telling to be told (told()) */
+  const waiting = new Map<string, Array<() => void>>();
   /** jobs whose outcome this process is telling now */
   const beingTold = new Set<string>();
   const underWay = new Set<Promise<void>>();
-  /** marked tellings by job id, until told: when marked, and who waits for them (told()) */
-  const byJob = new Map<string, { at: number; told: Promise<void>; resolve: () => void }>();
 
   function letGo(jobId: string): void {
-    byJob.get(jobId)?.resolve();
-    byJob.delete(jobId);
+    marked.delete(jobId);
+    for (const wake of waiting.get(jobId) ?? []) wake();
+    waiting.delete(jobId);
   }
   /** told, waiting to be taken out of the index by the next write */
   const confirmed: string[] = [];
@@ -114,17 +118,18 @@ export function createTellings(options: TellingsOptions): Tellings {
     confirmTimer.unref();
   }
 
+  /** Never throws: whatever fails is logged, and the person is told all the same. */
   async function tellCompleted(jobId: string, entry: Marked): Promise<void> {
     const { rider, first, deliver } = entry.telling;
     beingTold.add(jobId);
     try {
       // The completion ran after the mark on one connection: the mark held, unless it failed —
       // then the look-up riding on it is made alone, and the outcome told all the same.
-      const held = await entry.held.catch((error: unknown) => {
-        logger.warn({ err: error, jobId }, "the telling's mark failed; telling the completed job's outcome");
-        return false;
-      });
-      if (!held) await rider?.alone();
+      const held = await entry.held;
+      if (held instanceof Error) {
+        logger.warn({ err: held, jobId }, "the telling's mark failed; telling the completed job's outcome");
+      }
+      if (held !== true) await rider?.alone();
       await first?.();
     } catch (error) {
       // The cards stay as they were; the person still hears the outcome.
@@ -132,6 +137,8 @@ export function createTellings(options: TellingsOptions): Tellings {
     }
     try {
       await deliver();
+    } catch (error) {
+      logger.warn({ err: error, jobId }, 'telling the outcome failed');
     } finally {
       beingTold.delete(jobId);
       confirmed.push(jobId);
@@ -200,35 +207,33 @@ export function createTellings(options: TellingsOptions): Tellings {
         },
         (error: unknown) => {
           confirmed.push(...pending.confirmed);
-          throw error;
+          return error instanceof Error ? error : new Error(String(error));
         },
       );
-      held.catch(() => {});
-      marked.set(job, { telling: finalTelling, held });
-      if (byJob.size >= MARKED_MAX) {
-        for (const [id, entry] of byJob) if (entry.at < now() - options.graceMs) letGo(id);
+      if (marked.size >= MARKED_MAX) {
+        for (const [id, entry] of marked) if (entry.at < now() - options.graceMs) letGo(id);
       }
-      let resolve = () => {};
-      const told = new Promise<void>((r) => {
-        resolve = r;
-      });
-      byJob.set(pending.jobId, { at: now(), told, resolve });
+      marked.set(pending.jobId, { telling: finalTelling, held, at: now() });
     },
     completed(job) {
-      const entry = marked.get(job);
-      if (!entry) return;
-      marked.delete(job);
       const jobId = job.id ?? '';
-      const done = tellCompleted(jobId, entry).catch((error: unknown) =>
-        logger.warn({ err: error, jobId }, 'telling the outcome failed'),
-      );
+      const entry = marked.get(jobId);
+      if (!entry) return;
+      const done = tellCompleted(jobId, entry);
       underWay.add(done);
-      void done.finally(() => {
+      void done.then(() => {
         underWay.delete(done);
         letGo(jobId);
       });
     },
-    told: (jobId) => byJob.get(jobId)?.told ?? Promise.resolve(),
+    told(jobId) {
+      if (!marked.has(jobId)) return Promise.resolve();
+      return new Promise((wake) => {
+        const waiters = waiting.get(jobId) ?? [];
+        waiters.push(wake);
+        waiting.set(jobId, waiters);
+      });
+    },
     async drain() {
       while (underWay.size > 0) await Promise.all(underWay);
       if (confirmTimer) clearTimeout(confirmTimer);

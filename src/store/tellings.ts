@@ -38,6 +38,11 @@ for _, id in ipairs(due) do
 end
 return out`;
 
+/** Takes told ids (ARGV) out of the index and its tellings: one command, one round trip. */
+const CONFIRM_SCRIPT = `redis.call('ZREM', KEYS[1], unpack(ARGV))
+redis.call('HDEL', KEYS[2], unpack(ARGV))
+return 1`;
+
 declare module 'ioredis' {
   interface RedisCommander<Context> {
     tellingMark(
@@ -53,6 +58,7 @@ declare module 'ioredis' {
       telling: string,
       ...confirmed: string[]
     ): Result<number, Context>;
+    tellingConfirm(index: string, messages: string, ...jobIds: string[]): Result<number, Context>;
     tellingClaim(
       index: string,
       messages: string,
@@ -70,6 +76,7 @@ function withScripts(redis: Redis): Redis {
   if (typeof (redis as Partial<Redis>).tellingMark !== 'function') {
     redis.defineCommand('tellingMark', { numberOfKeys: 4, lua: MARK_SCRIPT });
     redis.defineCommand('tellingClaim', { numberOfKeys: 4, lua: CLAIM_SCRIPT });
+    redis.defineCommand('tellingConfirm', { numberOfKeys: 2, lua: CONFIRM_SCRIPT });
   }
   return redis;
 }
@@ -97,11 +104,11 @@ export function tellingStore(redis: Redis, queueKey: string) {
       );
       return held === 1;
     },
-    /** These tellings were told: out of the index. */
+    /** These tellings were told (at most CONFIRM_BATCH): out of the index. */
     async confirm(jobIds: string[]): Promise<void> {
       if (jobIds.length === 0) return;
-      // Two commands, no MULTI: on a worker's connection ioredis would copy BullMQ's scripts onto it.
-      await Promise.all([redis.zrem(index, ...jobIds), redis.hdel(messages, ...jobIds)]);
+      // A script, not a MULTI: on a worker's connection ioredis would copy BullMQ's scripts onto it.
+      await scripted.tellingConfirm(index, messages, ...jobIds);
     },
     /** These tellings are still being told by a live worker: not due for a sweep yet. */
     async stillTelling(jobIds: string[], at: number): Promise<void> {
