@@ -172,17 +172,10 @@ export async function tell(
   options: TellOptions = {},
 ): Promise<void> {
   const replaceOriginal = options.replace ?? replacesAck(origin);
-  // The message is kept in the log before the telling is marked started (its mark rides on that
-  // write): a job that then stalls out can still tell it, replacing the same note (worker.ts).
-  await ctx.once(
-    TOLD_MESSAGE_STEP,
-    async (): Promise<ToldMessage> => ({ message, replaceOriginal }),
-    undefined,
-    { repeatable: true },
-  );
   const { rider, first } = options;
   // A slash command's note is replaced: told again, it still shows once. Its telling waits for
-  // the job's completion, its mark leaving with it (tellAfterCompletion.ts).
+  // the job's completion, its mark leaving with it, the message kept with the mark in the index
+  // of pending tellings (tellAfterCompletion.ts).
   if (replaceOriginal && ctx.tellLater) {
     await ctx.tellLater({
       origin,
@@ -193,6 +186,14 @@ export async function tell(
     });
     return;
   }
+  // The message is kept in the log before the telling is marked started (its mark rides on that
+  // write): a job that then stalls out can still tell it, replacing the same note (worker.ts).
+  await ctx.once(
+    TOLD_MESSAGE_STEP,
+    async (): Promise<ToldMessage> => ({ message, replaceOriginal }),
+    undefined,
+    { repeatable: true },
+  );
   await ctx.once(
     TELL_STEP,
     async () => {

@@ -13,7 +13,9 @@
  *
  * Should the worker stop after the completion and before the confirmation, the outcome stays in
  * the index: every worker's sweep claims, after a grace period, those of jobs that completed
- * (or completed and were trimmed since) and tells them again. Only a slash command's outcome goes
+ * (or completed and were trimmed since) and tells them again — and those of jobs that failed
+ * after the mark (the completion lost with Redis, the job then stalled out): no failure is told
+ * once the log says the telling began, so the outcome the run reached is the one to tell. Only a slash command's outcome goes
  * this way: it replaces the command's note, so a telling told twice still shows once. A worker
  * still telling after a while (Slack slow) says so, and its tellings are left to it.
  *

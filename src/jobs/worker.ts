@@ -630,7 +630,9 @@ function tellingScope(
 
 /**
  * The message to tell again of a job whose telling began and never finished, where telling it
- * again replaces the same note (a slash command's response_url); undefined elsewhere.
+ * again replaces the same note (a slash command's response_url); undefined elsewhere. (A telling
+ * marked to go with the job's completion keeps its message in the index of pending tellings,
+ * whose sweep tells it: tellAfterCompletion.ts.)
  */
 function retold(log: StepLog): ToldMessage | undefined {
   const kept = log.steps[TOLD_MESSAGE_STEP]?.value as ToldMessage | undefined;

@@ -5,18 +5,23 @@
  * kept quiet because an outcome "began to be told", so the person heard only "the service is
  * busy, I will add the comment again" and never the outcome.
  *
- * Now the message is kept in the log before the telling starts, and a slash command's outcome
- * (which replaces the same note) is told again when such a job stalls out.
+ * Now the message is kept with the telling's mark — in the log where the telling is made inside
+ * the run (a cluster), in the index of pending tellings where it goes with the job's completion
+ * (tellAfterCompletion.ts) — and a slash command's outcome (which replaces the same note) is told
+ * again when such a job stalls out: here, by the sweep of pending tellings.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { STALLED_OUT } from '../../src/jobs/stalledSweep.ts';
 import { TELL_STEP } from '../../src/jobs/steps.ts';
+import { queueKeys } from '../../src/store/keys.ts';
 import { type Harness, startHarness } from '../support/harness.ts';
 import { originOf, responses, responseTexts, run, unique } from './helpers.ts';
 
 describe('a job that stalls out after its telling began', () => {
   let h: Harness;
   beforeAll(async () => {
-    h = await startHarness();
+    // A 1 s lock: the sweep of pending tellings looks every second.
+    h = await startHarness({ env: { JOB_LOCK_MS: '1000' } });
   });
   afterAll(() => h.close());
 
@@ -35,20 +40,36 @@ describe('a job that stalls out after its telling began', () => {
     const [outcome] = responseTexts(h, origin);
     expect(outcome).toContain('Comment added to');
 
-    // As its last run left it when it was killed while telling: the telling started, not done.
+    // As its last run left it had its completion been lost with Redis after the telling's mark:
+    // the telling began, and its outcome is pending in the index.
     const log = job.progress as { steps: Record<string, { started?: boolean; done?: boolean }> };
     expect(log.steps[TELL_STEP]?.started).toBe(true);
-    delete log.steps[TELL_STEP]!.done;
+    expect(log.steps[TELL_STEP]?.done).toBeUndefined();
+    // The outcome's confirmation (taken out of the index) goes with the next job's mark, or on
+    // its own after a moment: once a next job has completed, it is written.
+    expect(
+      (await run(h, 'createComment', { origin: originOf(h), post: { id: post.id }, text: unique('next') }))
+        .state,
+    ).toBe('completed');
+    const index = queueKeys(`${h.prefix}:${h.queue.name}`);
+    await h.bot.store.redis.zadd(index.tellings(), 0, job.id!);
+    await h.bot.store.redis.hset(
+      index.tellingMessages(),
+      job.id!,
+      JSON.stringify({ origin, message: { text: outcome } }),
+    );
     const before = responses(h, origin).length;
     const path = `/response/${origin.responseId}`;
     const again = h.slack.waitFor((c) => c.path === path && responses(h, origin).indexOf(c) >= before);
-    // What BullMQ's stalled check emits when a job stalled more often than allowed.
-    h.worker!.emit('failed', job, new Error('job stalled more than allowable limit'), 'active');
+    // What BullMQ's stalled check emits when a job stalled more often than allowed: its handler
+    // leaves the telling to the sweep (nothing of it is in the log), which tells it, once.
+    h.worker!.emit('failed', job, new Error(STALLED_OUT), 'active');
 
     const call = await again;
     expect(call.args.text).toBe(outcome);
     expect(call.args.replace_original).toBe(true);
     // One outcome for the person: the same message, replacing the same note.
     expect(new Set(responseTexts(h, origin))).toEqual(new Set([outcome]));
+    expect(responses(h, origin).length).toBe(before + 1);
   });
 });
