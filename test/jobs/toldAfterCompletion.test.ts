@@ -46,16 +46,24 @@ describe("a slash command's outcome, told after its job completed", () => {
   };
   const resolutionsOf = (postId: string) =>
     h.emulator.received.filter((r) => r.route === RESOLUTION && r.path.includes(postId));
-
-  it('is told by another worker, once, when its worker was killed before Slack had it', async () => {
-    await running(first);
-    const post = openPost('resolved, its worker killed before telling');
+  /**
+   * `/collab resolve` of a new post, its outcome held by the stand-in (never answered, never
+   * recorded); resolves once its job has completed, with what the worker sent.
+   */
+  const resolveHeld = async (text: string) => {
+    const post = openPost(text);
     const held = h.slack.holdNextResponse((args) => String(args.text).startsWith(':white_check_mark:'));
     const settled = h.nextSettled('resolvePost');
     expect((await h.command(`resolve ${post.id}`)).status).toBe(200);
     const lost = await held;
     // Completed before it was told: the job never runs again.
     expect((await settled).state).toBe('completed');
+    return { post, lost };
+  };
+
+  it('is told by another worker, once, when its worker was killed before Slack had it', async () => {
+    await running(first);
+    const { post, lost } = await resolveHeld('resolved, its worker killed before telling');
     await first.kill();
     up.delete(first);
     await running(second);
@@ -74,12 +82,7 @@ describe("a slash command's outcome, told after its job completed", () => {
   it('is left to a worker still telling it, however long Slack takes', async () => {
     // Two workers; the one that tells waits on Slack's answer (5 s) far past the 1 s grace.
     await Promise.all([running(first), running(second)]);
-    const post = openPost('resolved, told slowly');
-    const held = h.slack.holdNextResponse((args) => String(args.text).startsWith(':white_check_mark:'));
-    const settled = h.nextSettled('resolvePost');
-    expect((await h.command(`resolve ${post.id}`)).status).toBe(200);
-    const lost = await held;
-    expect((await settled).state).toBe('completed');
+    const { post, lost } = await resolveHeld('resolved, told slowly');
     // The response_url never answers: the worker that tells gives up on it and tells the person
     // with an ephemeral message instead — the one telling there is.
     const ephemeral = await h.slack.waitFor(
