@@ -60,7 +60,7 @@ export function roleProcess(
       track(proc);
       child = proc;
       output = '';
-      const onData = (chunk: Buffer) => {
+      const onData = () => {
         const found = /"port":(\d+)[^\n]*collab-slack started|collab-slack started[^\n]*"port":(\d+)/.exec(
           output,
         );
