@@ -15,9 +15,10 @@
  * the index: every worker's sweep claims, after a grace period, those of jobs that completed
  * (or completed and were trimmed since) and tells them again — and those of jobs that failed
  * after the mark (the completion lost with Redis, the job then stalled out): no failure is told
- * once the log says the telling began, so the outcome the run reached is the one to tell. Only a slash command's outcome goes
- * this way: it replaces the command's note, so a telling told twice still shows once. A worker
- * still telling after a while (Slack slow) says so, and its tellings are left to it.
+ * once the log says the telling began, so the outcome the run reached is the one to tell. Only a
+ * slash command's outcome goes this way: it replaces the command's note, so a telling told twice
+ * still shows once. A worker still telling after a while (Slack slow) says so, and its tellings
+ * are left to it.
  *
  * Where the store's Redis is not the queue's (a cluster), or a job runs without a lock, the
  * telling is made inside the run as before (delivery.ts `tell`).

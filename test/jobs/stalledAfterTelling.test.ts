@@ -51,7 +51,11 @@ describe('a job that stalls out after its telling began', () => {
       (await run(h, 'createComment', { origin: originOf(h), post: { id: post.id }, text: unique('next') }))
         .state,
     ).toBe('completed');
-    const index = queueKeys(`${h.prefix}:${h.queue.name}`);
+    // Stalled out rather than completed: failed, its completion gone, its telling still pending.
+    const queueKey = `${h.prefix}:${h.queue.name}`;
+    const index = queueKeys(queueKey);
+    await h.bot.store.redis.zrem(`${queueKey}:completed`, job.id!);
+    await h.bot.store.redis.zadd(`${queueKey}:failed`, Date.now(), job.id!);
     await h.bot.store.redis.zadd(index.tellings(), 0, job.id!);
     await h.bot.store.redis.hset(
       index.tellingMessages(),
