@@ -1,6 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { CONFIG_DOCS, ConfigError, loadConfig } from '../src/config.ts';
+import { ConfigError, loadConfig } from '../src/config.ts';
 
 const complete = {
   SLACK_SIGNING_SECRET: 'test-signing',
@@ -89,13 +88,6 @@ describe('configuration', () => {
       loadConfig({ SLACK_BOT_TOKEN: 'xoxb-test-secret-value', PORT: 'x' });
     } catch (error) {
       expect(String(error)).not.toContain('xoxb-test-secret-value');
-    }
-  });
-
-  it('is documented in the README, variable by variable', () => {
-    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
-    for (const [name, words] of Object.entries(CONFIG_DOCS)) {
-      expect(readme, name).toContain(`| \`${name}\` | ${words} |`);
     }
   });
 });
