@@ -523,9 +523,19 @@ function problemsOf(error: z.ZodError): string[] {
   );
 }
 
+/**
+ * The variables that hold something. An empty one (`FOO=`, which Compose passes as `""` from an
+ * env file) or one of blanks is unset, whatever its kind: a URL, a number, a flag or a text.
+ */
+function present(env: Env): Env {
+  return Object.fromEntries(
+    Object.entries(env).filter(([, value]) => value !== undefined && value.trim() !== ''),
+  );
+}
+
 /** Reads and checks the environment; throws ConfigError naming every missing or invalid variable. */
 export function loadConfig(env: Env = process.env): Config {
-  const parsed = ConfigSchema.safeParse(env);
+  const parsed = ConfigSchema.safeParse(present(env));
   if (!parsed.success) throw new ConfigError(problemsOf(parsed.error));
   return parsed.data;
 }
@@ -633,7 +643,7 @@ export function loadQueueConfig(env: Env = process.env): {
     REDIS_CLUSTER_NAT_MAP: true,
     QUEUE_PREFIX: true,
     QUEUE_SHARDS: true,
-  }).safeParse(env);
+  }).safeParse(present(env));
   if (!parsed.success) throw new ConfigError(problemsOf(parsed.error));
   const e = parsed.data;
   return {

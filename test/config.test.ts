@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../src/config.ts';
+import { CONFIG_VARIABLES, ConfigError, loadConfig, loadQueueConfig } from '../src/config.ts';
 
 const complete = {
   SLACK_SIGNING_SECRET: 'test-signing',
@@ -76,6 +76,25 @@ describe('configuration', () => {
     expect(() => loadConfig({ ...complete, ROLE: 'both' })).toThrow(/ROLE/);
     expect(() => loadConfig({ ...complete, COLLAB_QUERY_NAMES: '{oops' })).toThrow(/COLLAB_QUERY_NAMES/);
     expect(() => loadConfig({ ...complete, SLASH_COMMAND: 'collab' })).toThrow(/SLASH_COMMAND/);
+  });
+
+  it('reads an empty variable (`FOO=`, as Compose passes it) as unset, every variable alike', () => {
+    const unset = JSON.stringify(loadConfig(complete));
+    for (const name of CONFIG_VARIABLES) {
+      if (name in complete) continue;
+      for (const empty of ['', '  ']) {
+        expect(JSON.stringify(loadConfig({ ...complete, [name]: empty })), `${name}=${empty}`).toBe(unset);
+      }
+    }
+    expect(loadQueueConfig({ REDIS_URL: '', QUEUE_PREFIX: '', QUEUE_SHARDS: '' })).toEqual(
+      loadQueueConfig({}),
+    );
+  });
+
+  it('names a required variable left empty as missing, never as an invalid value', () => {
+    for (const name of Object.keys(complete)) {
+      expect(() => loadConfig({ ...complete, [name]: '' }), name).toThrow(new RegExp(`${name} is missing`));
+    }
   });
 
   it('takes query name overrides as JSON', () => {
