@@ -23,8 +23,9 @@ const commaList = (raw: string | undefined): string[] =>
     .map((entry) => entry.trim())
     .filter((entry) => entry !== '');
 
-const int = (fallback: number, min: number, max: number) =>
-  z.coerce.number().int().min(min).max(max).optional().default(fallback);
+const optionalInt = (min: number, max: number) => z.coerce.number().int().min(min).max(max).optional();
+
+const int = (fallback: number, min: number, max: number) => optionalInt(min, max).default(fallback);
 
 /** `true` or `1` turns it on; anything else of these, or nothing, leaves it off. */
 const flag = () =>
@@ -112,15 +113,9 @@ const EnvSchema = z.object({
   COLLAB_RATE_PAUSE_MS: int(5_000, 10, 600_000).describe(
     'How long every process holds back from a service host after it answered 429 (a shorter `Retry-After` shortens it; the refused operation itself waits the whole `Retry-After`).',
   ),
-  COLLAB_CONNECTIONS: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(4096)
-    .optional()
-    .describe(
-      "Keep-alive connections of each service host's pool in one process. Default: `WORKER_CONCURRENCY`.",
-    ),
+  COLLAB_CONNECTIONS: optionalInt(1, 4096).describe(
+    "Keep-alive connections of each service host's pool in one process. Default: `WORKER_CONCURRENCY`.",
+  ),
   REDIS_URL: z
     .string()
     .optional()
@@ -169,15 +164,9 @@ const EnvSchema = z.object({
   REDIS_CLUSTER_WAIT_MS: int(500, 1, 1000).describe(
     'Cluster only: the longest such a wait lasts (at most 1000); after it the bot goes on, and a master with no replica connected is not waited for.',
   ),
-  QUEUE_SHARDS: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(256)
-    .optional()
-    .describe(
-      "Queues the operations are spread over, each workspace's operations always on the same one; on a cluster each shard is its own hash slot, placed so that shards spread evenly over the masters. Every worker process serves every shard. Default 1 on one Redis, 6 on a cluster.",
-    ),
+  QUEUE_SHARDS: optionalInt(1, 256).describe(
+    "Queues the operations are spread over, each workspace's operations always on the same one; on a cluster each shard is its own hash slot, placed so that shards spread evenly over the masters. Every worker process serves every shard. Default 1 on one Redis, 6 on a cluster.",
+  ),
   REDIS_ALLOW_VOLATILE: flag().describe(
     'Optional: `true` lets a production start (`NODE_ENV=production`) go on with a Redis that would lose or evict queued work (`appendonly no`, `appendfsync no`, an evicting `maxmemory-policy`); it then only warns.',
   ),
@@ -194,15 +183,9 @@ const EnvSchema = z.object({
   HTTP_MAX_CONNECTIONS: int(1000, 1, 1_000_000).describe(
     'Web role: open connections at most; more are closed at once.',
   ),
-  WORKER_CONCURRENCY: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(1024)
-    .optional()
-    .describe(
-      'Jobs one worker process runs at once. Default: enough to send the whole request budget with operations of up to 2 s each (`COLLAB_RATE_LIMIT` per second × 2), between 16 and 256: 34 with the default budget.',
-    ),
+  WORKER_CONCURRENCY: optionalInt(1, 1024).describe(
+    'Jobs one worker process runs at once. Default: enough to send the whole request budget with operations of up to 2 s each (`COLLAB_RATE_LIMIT` per second × 2), between 16 and 256: 34 with the default budget.',
+  ),
   JOB_ATTEMPTS: int(6, 1, 50).describe('Attempts of an operation before it is reported failed.'),
   JOB_BACKOFF_MS: int(1000, 10, 600_000).describe('First retry delay; doubles each attempt, with jitter.'),
   JOB_LOCK_MS: int(60_000, 1000, 600_000).describe(
