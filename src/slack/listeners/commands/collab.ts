@@ -75,7 +75,7 @@ async function runJob(
   const ephemeral = (message: Outcome) => ack({ response_type: 'ephemeral', ...message });
   // Settings changes (linking, following, digests): admins only (guard.ts); nothing is enqueued otherwise.
   const refused = job.settings
-    ? await settingsRefusal(deps, client, command.team_id, command.user_id)
+    ? await settingsRefusal(deps, client, origin.teamId, origin.userId)
     : undefined;
   if (refused) {
     await ephemeral(problem(refused));
@@ -112,10 +112,7 @@ async function openPostForm(
   origin: Origin,
 ): Promise<void> {
   await ack();
-  const link = await withDeadline(
-    deps.store.links.get(command.team_id, command.channel_id),
-    LINK_DEADLINE_MS,
-  );
+  const link = await withDeadline(deps.store.links.get(origin.teamId, origin.slackChannel), LINK_DEADLINE_MS);
   try {
     await client.views.open({
       trigger_id: command.trigger_id,
