@@ -2,7 +2,7 @@
  * The import rules of DESIGN.md ("Layout"), checked by `npm run lint`.
  *
  * Imports go downward only:
- *   main.ts, start.ts → runtime.ts → slack/, jobs/ (and ops/)
+ *   main.ts, start.ts → runtime.ts → runtime/ (its stages) → slack/, jobs/ (and ops/)
  *   slack/, jobs/ → workspaces/ → store/ → collab/
  *   slack/, jobs/ → operations/ → store/ → collab/
  *   slack/, jobs/ → render/ → operations/ (its types), collab/
@@ -88,7 +88,7 @@ module.exports = {
         'jobs/ use render/ builders and nothing else of slack/ (no listeners, no app), and nothing above them.',
       from: { path: '^src/jobs/' },
       to: {
-        path: '^src/(slack/|runtime\\.ts$|main\\.ts$|start\\.ts$|ops/|cli/|sandbox/)',
+        path: '^src/(slack/|runtime\\.ts$|runtime/|main\\.ts$|start\\.ts$|ops/|cli/|sandbox/)',
         pathNot: '^src/render/',
       },
     },
@@ -121,7 +121,7 @@ module.exports = {
       severity: 'error',
       comment: 'slack/ never imports the runtime, the entries, ops/, the CLI or the sandbox.',
       from: { path: '^src/slack/' },
-      to: { path: '^src/(runtime\\.ts$|main\\.ts$|start\\.ts$|ops/|cli/|sandbox/)' },
+      to: { path: '^src/(runtime\\.ts$|runtime/|main\\.ts$|start\\.ts$|ops/|cli/|sandbox/)' },
     },
     {
       name: 'config-read-at-the-top',
@@ -138,6 +138,14 @@ module.exports = {
         'Nothing imports the entries; only main.ts and the sandbox start runtime.ts (main.ts, start.ts and the sandbox are at the top).',
       from: { pathNot: '^src/(main|start)\\.ts$|^src/sandbox/' },
       to: { path: '^src/(runtime|main|start)\\.ts$' },
+    },
+    {
+      name: 'stages-only-through-the-runtime',
+      severity: 'error',
+      comment:
+        'runtime/ holds the stages of a start (connect, core, workers, web); only runtime.ts composes them, and nothing below imports them.',
+      from: { path: '^src/', pathNot: ['^src/runtime\\.ts$', '^src/runtime/'] },
+      to: { path: '^src/runtime/' },
     },
     {
       name: 'sandbox-has-its-own-entry',

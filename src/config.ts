@@ -1,6 +1,7 @@
 /**
- * The only reader of process.env. Every variable is documented here, in one place;
- * the README's configuration table is checked against CONFIG_DOCS by a test.
+ * The only reader of process.env. Every variable is defined once, in EnvSchema: how it is read,
+ * its default and its description. The configuration page's table is generated from it
+ * (`npm run docs:config`), and a test fails when the page and the schema disagree.
  */
 import { isIP } from 'node:net';
 import { z } from 'zod';
@@ -22,134 +23,49 @@ const commaList = (raw: string | undefined): string[] =>
     .map((entry) => entry.trim())
     .filter((entry) => entry !== '');
 
-const int = (fallback: number, min: number, max: number) =>
-  z.coerce.number().int().min(min).max(max).optional().default(fallback);
+const optionalInt = (min: number, max: number) => z.coerce.number().int().min(min).max(max).optional();
+
+const int = (fallback: number, min: number, max: number) => optionalInt(min, max).default(fallback);
+
+/** `true` or `1` turns it on; anything else of these, or nothing, leaves it off. */
+const flag = () =>
+  z
+    .enum(['true', 'false', '1', '0', ''])
+    .optional()
+    .transform((v) => v === 'true' || v === '1');
 
 export const ROLES = ['web', 'worker', 'all'] as const;
 export type Role = (typeof ROLES)[number];
 
-/** Each variable, with the words the README shows. */
-export const CONFIG_DOCS = {
-  ROLE: 'Which part this process runs: `web` (Slack endpoint), `worker` (jobs), or `all`. Default `all`.',
-  SLACK_SIGNING_SECRET: 'HTTP mode: verifies that requests come from Slack.',
-  SLACK_BOT_TOKEN: 'Single-workspace mode: the bot token (`xoxb-…`).',
-  SLACK_APP_TOKEN: 'Socket Mode: the app-level token (`xapp-…`); setting it selects Socket Mode.',
-  SLACK_BOT_USER_ID: 'Optional: the bot user id, so start-up skips `auth.test`.',
-  SLACK_API_URL: "Base URL of the Slack Web API. Default Slack's own.",
-  SLASH_COMMAND: 'The slash command the app answers. Default `/collab`.',
-  COLLAB_API_URL: "The collaboration service's base URL (the spec's `{base_url}`, without `/v2`).",
-  COLLAB_API_KEY: "Single-workspace mode: the organisation's API key.",
-  COLLAB_QUERY_NAMES:
-    'Optional JSON overriding the query parameter names of list endpoints, e.g. `{"pageSize":"per_page"}`.',
-  COLLAB_ALLOWED_HOSTS:
-    'Optional: hosts and CIDRs (comma separated, e.g. `collab.corp.internal,10.20.0.0/16`) that a service base URL may resolve to although they are not public (on-premises services). Others: only public addresses.',
-  COLLAB_CONNECT_TIMEOUT_MS: 'Connect timeout of API calls. Default 5000.',
-  COLLAB_TIMEOUT_MS: 'Time to wait for the headers and body of an API answer. Default 10000.',
-  COLLAB_OPTIONS_TIMEOUT_MS:
-    'Time the channel/member pickers wait for the API (Slack allows 3 s). Default 1500.',
-  COLLAB_RATE_LIMIT:
-    'Requests per window the whole deployment sends to one service host, counted in Redis by every process. Default 500 (the service allows 500 per 30 s per client address).',
-  COLLAB_RATE_WINDOW_MS: 'The window of `COLLAB_RATE_LIMIT`. Default 30000.',
-  COLLAB_RATE_PERSON_RESERVE:
-    'Turns of each window kept for operations a person asked for; polls, digests and unfurls use the rest. Default 100.',
-  COLLAB_RATE_PAUSE_MS:
-    'How long every process holds back from a service host after it answered 429 (a shorter `Retry-After` shortens it; the refused operation itself waits the whole `Retry-After`). Default 5000.',
-  COLLAB_CONNECTIONS:
-    "Keep-alive connections of each service host's pool in one process. Default: `WORKER_CONCURRENCY`.",
-  REDIS_URL: 'Redis for the queue and state. Default `redis://127.0.0.1:6379`.',
-  REDIS_CLUSTER_NODES:
-    'Optional: a Redis Cluster instead of one Redis — some of its nodes as `host:port` (comma separated; the rest are discovered). The user, password and TLS (`rediss://`) of `REDIS_URL` apply to every node.',
-  REDIS_CLUSTER_NAT_MAP:
-    'Optional, cluster only: nodes reached at other addresses than they announce, as `announced=reachable` pairs of `host:port` (comma separated), e.g. `10.0.0.5:6379=redis-a.example.com:16379`.',
-  REDIS_CLUSTER_WAIT_REPLICAS:
-    'Cluster only: replicas an enqueue and a step\'s "started" mark wait for (`WAIT`) before the bot goes on, so a failover right after cannot lose them. Default 1; 0 turns it off.',
-  REDIS_CLUSTER_WAIT_MS:
-    'Cluster only: the longest such a wait lasts (at most 1000); after it the bot goes on, and a master with no replica connected is not waited for. Default 500.',
-  QUEUE_PREFIX: 'Prefix of every Redis key this app writes. Default `cs`.',
-  QUEUE_SHARDS:
-    "Queues the operations are spread over, each workspace's operations always on the same one; on a cluster each shard is its own hash slot, placed so that shards spread evenly over the masters. Every worker process serves every shard. Default 1 on one Redis, 6 on a cluster.",
-  REDIS_ALLOW_VOLATILE:
-    'Optional: `true` lets a production start (`NODE_ENV=production`) go on with a Redis that would lose or evict queued work (`appendonly no`, `appendfsync no`, an evicting `maxmemory-policy`); it then only warns.',
-  PORT: 'HTTP port of the web role; Slack posts to `/slack/events`. Default 3000.',
-  HTTP_HEADERS_TIMEOUT_MS:
-    "Web role: a client must send a request's headers within this time, or its connection is closed (408). Default 10000.",
-  HTTP_REQUEST_TIMEOUT_MS:
-    'Web role: a whole request (headers and body) must arrive within this time. Default 30000.',
-  HTTP_KEEP_ALIVE_TIMEOUT_MS:
-    "Web role: an idle keep-alive connection is closed after this time; behind a load balancer, set it above the balancer's idle timeout. Default 5000.",
-  HTTP_MAX_CONNECTIONS: 'Web role: open connections at most; more are closed at once. Default 1000.',
-  SANDBOX:
-    '`npm start` only, never under `NODE_ENV=production`: `collab` pairs the configured Slack with the emulated service, `slack` the local Slack stand-in with the configured service, `all` emulates both.',
-  WORKER_CONCURRENCY:
-    'Jobs one worker process runs at once. Default: enough to send the whole request budget with operations of up to 2 s each (`COLLAB_RATE_LIMIT` per second × 2), between 16 and 256: 34 with the default budget.',
-  JOB_ATTEMPTS: 'Attempts of an operation before it is reported failed. Default 6.',
-  JOB_BACKOFF_MS: 'First retry delay; doubles each attempt, with jitter. Default 1000.',
-  JOB_LOCK_MS:
-    'How long a job stays locked to a worker that stopped answering (crashed) before another runs it again; renewed while the job runs. Default 60000.',
-  LOG_LEVEL: 'pino level: `fatal` … `trace`. Default `info`.',
-  SLACK_CLIENT_ID:
-    "Multi-workspace mode: the app's client id. With `SLACK_CLIENT_SECRET` and `SLACK_STATE_SECRET` it turns on OAuth install at `/slack/install`.",
-  SLACK_CLIENT_SECRET: "Multi-workspace mode: the app's client secret.",
-  SLACK_STATE_SECRET: 'Multi-workspace mode: any long random string; signs the OAuth `state`.',
-  ENCRYPTION_KEY:
-    'Multi-workspace mode: 32 bytes, base64 or hex; encrypts API keys and bot tokens at rest (AES-256-GCM).',
-  ENCRYPTION_KEY_PREVIOUS:
-    'Optional: the key before a rotation; values it encrypted are still read, and re-encrypted with `ENCRYPTION_KEY`.',
-  ADMIN_USER_IDS:
-    'Optional: Slack user ids (comma separated) who may change settings besides workspace admins and owners.',
-  ALLOW_INSECURE_COLLAB_URL:
-    'Optional: `true` lets an admin connect to an `http://` service on localhost / 127.0.0.1 outside development.',
-  NODE_ENV:
-    '`development` or `test` also allow an `http://` service on localhost / 127.0.0.1; anything else requires `https://`.',
-  READY_MAX_WAITING:
-    '`/readyz` reports `backlogged: true` when more jobs than this wait in the queue (it stays ready: all instances share the queue). Default 10000.',
-  OTEL_EXPORTER_OTLP_ENDPOINT:
-    'Optional: an OTLP/HTTP collector, e.g. `http://otel-collector:4318`; setting it turns on OpenTelemetry tracing (traces go to `…/v1/traces`). Off (and not loaded) by default.',
-  OTEL_SERVICE_NAME: 'The service name traces carry. Default `collab-slack`.',
-  JOBS_DASHBOARD_USER:
-    'Optional: with `JOBS_DASHBOARD_PASSWORD`, serves the jobs dashboard at `/jobs` on the web role, behind HTTP Basic authentication. Off by default.',
-  JOBS_DASHBOARD_PASSWORD: 'The jobs dashboard password: at least 16 characters.',
-  JOBS_DASHBOARD_WRITE:
-    '`true` lets the jobs dashboard retry, promote, clean and remove jobs; `false` (default) shows them read-only.',
-  FEED_POLL_INTERVAL_MS:
-    'How often a followed Slack channel checks its collaboration channel for new posts and changes. Default 60000.',
-  THREAD_POLL_ACTIVE_MS:
-    'How often a mirrored chat thread is checked for replies while its conversation was active in the last 10 minutes. Default 15000.',
-  THREAD_POLL_IDLE_MS: 'How often a quiet mirrored chat thread is checked for replies. Default 300000.',
-  DIGEST_QUIET_NOTE:
-    '`true` posts a one-line "nothing changed" note when a scheduled digest has nothing to say; `false` (default) posts nothing.',
-  COLLAB_POST_URL_PATTERN:
-    'Optional: a regular expression with one capture group, the post id, e.g. `^https://collab\\.example\\.com/posts/([^/?#]+)`. Links matching it are unfurled even if the bot has not seen them. Without it only urls the service handed to the bot are recognised (the API shows no url format).',
-} as const satisfies Record<string, string>;
-
-export type ConfigVariable = keyof typeof CONFIG_DOCS;
-
+/**
+ * Every variable, defined once: how it is read (its schema, default included) and what the
+ * configuration page says of it (its description; the page adds "Default …" from the schema).
+ * The order is the page's.
+ */
 const EnvSchema = z.object({
-  ROLE: z.enum(ROLES).optional().default('all'),
-  SLACK_SIGNING_SECRET: optionalText,
-  SLACK_BOT_TOKEN: optionalText,
-  SLACK_APP_TOKEN: optionalText,
-  SLACK_BOT_USER_ID: optionalText,
-  SLACK_API_URL: z.url().optional(),
+  ROLE: z
+    .enum(ROLES)
+    .optional()
+    .default('all')
+    .describe('Which part this process runs: `web` (Slack endpoint), `worker` (jobs), or `all`.'),
+  SLACK_SIGNING_SECRET: optionalText.describe('HTTP mode: verifies that requests come from Slack.'),
+  SLACK_BOT_TOKEN: optionalText.describe('Single-workspace mode: the bot token (`xoxb-…`).'),
+  SLACK_APP_TOKEN: optionalText.describe(
+    'Socket Mode: the app-level token (`xapp-…`); setting it selects Socket Mode.',
+  ),
+  SLACK_BOT_USER_ID: optionalText.describe('Optional: the bot user id, so start-up skips `auth.test`.'),
+  SLACK_API_URL: z.url().optional().describe("Base URL of the Slack Web API. Default Slack's own."),
   SLASH_COMMAND: z
     .string()
     .regex(/^\/[a-z0-9_-]{1,31}$/, 'a slash and up to 31 lower-case letters, digits, - or _')
     .optional()
-    .default('/collab'),
-  COLLAB_API_URL: z.url().optional(),
-  COLLAB_API_KEY: optionalText,
-  COLLAB_QUERY_NAMES: z
-    .string()
+    .default('/collab')
+    .describe('The slash command the app answers.'),
+  COLLAB_API_URL: z
+    .url()
     .optional()
-    .transform((raw, ctx) => {
-      if (raw === undefined || raw.trim() === '') return undefined;
-      try {
-        return QueryNames.partial().parse(JSON.parse(raw));
-      } catch {
-        ctx.addIssue({ code: 'custom', message: 'must be a JSON object of query parameter names' });
-        return z.NEVER;
-      }
-    }),
+    .describe("The collaboration service's base URL (the spec's `{base_url}`, without `/v2`)."),
+  COLLAB_API_KEY: optionalText.describe("Single-workspace mode: the organisation's API key."),
   COLLAB_ALLOWED_HOSTS: z
     .string()
     .optional()
@@ -161,16 +77,56 @@ const EnvSchema = z.object({
         return z.NEVER;
       }
       return entries;
-    }),
-  COLLAB_CONNECT_TIMEOUT_MS: int(5000, 100, 120_000),
-  COLLAB_TIMEOUT_MS: int(10_000, 100, 300_000),
-  COLLAB_OPTIONS_TIMEOUT_MS: int(1500, 100, 2500),
-  COLLAB_RATE_LIMIT: int(500, 1, 1_000_000),
-  COLLAB_RATE_WINDOW_MS: int(30_000, 100, 3_600_000),
-  COLLAB_RATE_PERSON_RESERVE: int(100, 0, 1_000_000),
-  COLLAB_RATE_PAUSE_MS: int(5_000, 10, 600_000),
-  COLLAB_CONNECTIONS: z.coerce.number().int().min(1).max(4096).optional(),
-  REDIS_URL: z.string().optional().default('redis://127.0.0.1:6379'),
+    })
+    .describe(
+      'Optional: hosts and CIDRs (comma separated, e.g. `collab.corp.internal,10.20.0.0/16`) that a service base URL may resolve to although they are not public (on-premises services). Others: only public addresses.',
+    ),
+  COLLAB_QUERY_NAMES: z
+    .string()
+    .optional()
+    .transform((raw, ctx) => {
+      if (raw === undefined || raw.trim() === '') return undefined;
+      try {
+        return QueryNames.partial().parse(JSON.parse(raw));
+      } catch {
+        ctx.addIssue({ code: 'custom', message: 'must be a JSON object of query parameter names' });
+        return z.NEVER;
+      }
+    })
+    .describe(
+      'Optional JSON overriding the query parameter names of list endpoints, e.g. `{"pageSize":"per_page"}`.',
+    ),
+  COLLAB_CONNECT_TIMEOUT_MS: int(5000, 100, 120_000).describe('Connect timeout of API calls.'),
+  COLLAB_TIMEOUT_MS: int(10_000, 100, 300_000).describe(
+    'Time to wait for the headers and body of an API answer.',
+  ),
+  COLLAB_OPTIONS_TIMEOUT_MS: int(1500, 100, 2500).describe(
+    'Time the channel/member pickers wait for the API (Slack allows 3 s).',
+  ),
+  COLLAB_RATE_LIMIT: int(500, 1, 1_000_000).describe(
+    'Requests per window the whole deployment sends to one service host, counted in Redis by every process (the service allows 500 per 30 s per client address).',
+  ),
+  COLLAB_RATE_WINDOW_MS: int(30_000, 100, 3_600_000).describe('The window of `COLLAB_RATE_LIMIT`.'),
+  COLLAB_RATE_PERSON_RESERVE: int(100, 0, 1_000_000).describe(
+    'Turns of each window kept for operations a person asked for; polls, digests and unfurls use the rest.',
+  ),
+  COLLAB_RATE_PAUSE_MS: int(5_000, 10, 600_000).describe(
+    'How long every process holds back from a service host after it answered 429 (a shorter `Retry-After` shortens it; the refused operation itself waits the whole `Retry-After`).',
+  ),
+  COLLAB_CONNECTIONS: optionalInt(1, 4096).describe(
+    "Keep-alive connections of each service host's pool in one process. Default: `WORKER_CONCURRENCY`.",
+  ),
+  REDIS_URL: z
+    .string()
+    .optional()
+    .default('redis://127.0.0.1:6379')
+    .describe('Redis for the queue and state.'),
+  QUEUE_PREFIX: z
+    .string()
+    .regex(/^[a-zA-Z0-9_-]+$/)
+    .optional()
+    .default('cs')
+    .describe('Prefix of every Redis key this app writes.'),
   REDIS_CLUSTER_NODES: z
     .string()
     .optional()
@@ -183,101 +139,163 @@ const EnvSchema = z.object({
         return z.NEVER;
       }
       return nodes.length > 0 ? (nodes as Array<{ host: string; port: number }>) : undefined;
-    }),
+    })
+    .describe(
+      'Optional: a Redis Cluster instead of one Redis — some of its nodes as `host:port` (comma separated; the rest are discovered). The user, password and TLS (`rediss://`) of `REDIS_URL` apply to every node.',
+    ),
   REDIS_CLUSTER_NAT_MAP: z
     .string()
     .optional()
     .transform((raw, ctx) => {
-      const map: Record<string, { host: string; port: number }> = {};
-      for (const pair of (raw ?? '').split(',').map((p) => p.trim())) {
-        if (pair === '') continue;
-        const [from, to, ...rest] = pair.split('=');
-        const announced = from ? hostPort(from.trim()) : undefined;
-        const reachable = to ? hostPort(to.trim()) : undefined;
-        if (rest.length > 0 || !announced || !reachable) {
-          ctx.addIssue({ code: 'custom', message: `not announced=reachable (host:port each): ${pair}` });
-          return z.NEVER;
-        }
-        map[`${announced.host}:${announced.port}`] = reachable;
+      const map = natMap(raw);
+      if (typeof map === 'string') {
+        ctx.addIssue({ code: 'custom', message: `not announced=reachable (host:port each): ${map}` });
+        return z.NEVER;
       }
-      return Object.keys(map).length > 0 ? map : undefined;
-    }),
-  REDIS_CLUSTER_WAIT_REPLICAS: int(1, 0, 16),
+      return map;
+    })
+    .describe(
+      'Optional, cluster only: nodes reached at other addresses than they announce, as `announced=reachable` pairs of `host:port` (comma separated), e.g. `10.0.0.5:6379=redis-a.example.com:16379`.',
+    ),
+  REDIS_CLUSTER_WAIT_REPLICAS: int(1, 0, 16).describe(
+    'Cluster only: replicas an enqueue and a step\'s "started" mark wait for (`WAIT`) before the bot goes on, so a failover right after cannot lose them; 0 turns it off.',
+  ),
   // At most 1000: an enqueue's WAIT must end well within the web role's 1.5 s command timeout.
-  REDIS_CLUSTER_WAIT_MS: int(500, 1, 1000),
-  QUEUE_PREFIX: z
-    .string()
-    .regex(/^[a-zA-Z0-9_-]+$/)
-    .optional()
-    .default('cs'),
-  QUEUE_SHARDS: z.coerce.number().int().min(1).max(256).optional(),
-  REDIS_ALLOW_VOLATILE: z
-    .enum(['true', 'false', '1', '0', ''])
-    .optional()
-    .transform((v) => v === 'true' || v === '1'),
-  PORT: int(3000, 0, 65_535),
-  HTTP_HEADERS_TIMEOUT_MS: int(10_000, 1, 600_000),
-  HTTP_REQUEST_TIMEOUT_MS: int(30_000, 1, 3_600_000),
-  HTTP_KEEP_ALIVE_TIMEOUT_MS: int(5000, 1, 600_000),
-  HTTP_MAX_CONNECTIONS: int(1000, 1, 1_000_000),
-  // Read by `npm start` (src/sandbox/mode.ts) only; the bot ignores it.
-  SANDBOX: optionalText,
-  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(1024).optional(),
-  JOB_ATTEMPTS: int(6, 1, 50),
-  JOB_BACKOFF_MS: int(1000, 10, 600_000),
-  JOB_LOCK_MS: int(60_000, 1000, 600_000),
+  REDIS_CLUSTER_WAIT_MS: int(500, 1, 1000).describe(
+    'Cluster only: the longest such a wait lasts (at most 1000); after it the bot goes on, and a master with no replica connected is not waited for.',
+  ),
+  QUEUE_SHARDS: optionalInt(1, 256).describe(
+    "Queues the operations are spread over, each workspace's operations always on the same one; on a cluster each shard is its own hash slot, placed so that shards spread evenly over the masters. Every worker process serves every shard. Default 1 on one Redis, 6 on a cluster.",
+  ),
+  REDIS_ALLOW_VOLATILE: flag().describe(
+    'Optional: `true` lets a production start (`NODE_ENV=production`) go on with a Redis that would lose or evict queued work (`appendonly no`, `appendfsync no`, an evicting `maxmemory-policy`); it then only warns.',
+  ),
+  PORT: int(3000, 0, 65_535).describe('HTTP port of the web role; Slack posts to `/slack/events`.'),
+  HTTP_HEADERS_TIMEOUT_MS: int(10_000, 1, 600_000).describe(
+    "Web role: a client must send a request's headers within this time, or its connection is closed (408).",
+  ),
+  HTTP_REQUEST_TIMEOUT_MS: int(30_000, 1, 3_600_000).describe(
+    'Web role: a whole request (headers and body) must arrive within this time.',
+  ),
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: int(5000, 1, 600_000).describe(
+    "Web role: an idle keep-alive connection is closed after this time; behind a load balancer, set it above the balancer's idle timeout.",
+  ),
+  HTTP_MAX_CONNECTIONS: int(1000, 1, 1_000_000).describe(
+    'Web role: open connections at most; more are closed at once.',
+  ),
+  WORKER_CONCURRENCY: optionalInt(1, 1024).describe(
+    'Jobs one worker process runs at once. Default: enough to send the whole request budget with operations of up to 2 s each (`COLLAB_RATE_LIMIT` per second × 2), between 16 and 256: 34 with the default budget.',
+  ),
+  JOB_ATTEMPTS: int(6, 1, 50).describe('Attempts of an operation before it is reported failed.'),
+  JOB_BACKOFF_MS: int(1000, 10, 600_000).describe('First retry delay; doubles each attempt, with jitter.'),
+  JOB_LOCK_MS: int(60_000, 1000, 600_000).describe(
+    'How long a job stays locked to a worker that stopped answering (crashed) before another runs it again; renewed while the job runs.',
+  ),
   LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
     .optional()
-    .default('info'),
-  SLACK_CLIENT_ID: optionalText,
-  SLACK_CLIENT_SECRET: optionalText,
-  SLACK_STATE_SECRET: optionalText,
-  ENCRYPTION_KEY: optionalText,
-  ENCRYPTION_KEY_PREVIOUS: optionalText,
-  ADMIN_USER_IDS: z.string().optional().transform(commaList),
-  ALLOW_INSECURE_COLLAB_URL: z
-    .enum(['true', 'false', '1', '0', ''])
+    .default('info')
+    .describe('pino level: `fatal` … `trace`.'),
+  SLACK_CLIENT_ID: optionalText.describe(
+    "Multi-workspace mode: the app's client id. With `SLACK_CLIENT_SECRET` and `SLACK_STATE_SECRET` it turns on OAuth install at `/slack/install`.",
+  ),
+  SLACK_CLIENT_SECRET: optionalText.describe("Multi-workspace mode: the app's client secret."),
+  SLACK_STATE_SECRET: optionalText.describe(
+    'Multi-workspace mode: any long random string; signs the OAuth `state`.',
+  ),
+  ENCRYPTION_KEY: optionalText.describe(
+    'Multi-workspace mode: 32 bytes, base64 or hex; encrypts API keys and bot tokens at rest (AES-256-GCM).',
+  ),
+  ENCRYPTION_KEY_PREVIOUS: optionalText.describe(
+    'Optional: the key before a rotation; values it encrypted are still read, and re-encrypted with `ENCRYPTION_KEY`.',
+  ),
+  ADMIN_USER_IDS: z
+    .string()
     .optional()
-    .transform((v) => v === 'true' || v === '1'),
-  NODE_ENV: optionalText,
-  READY_MAX_WAITING: int(10_000, 1, 10_000_000),
-  OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
-  OTEL_SERVICE_NAME: z.string().trim().min(1).optional().default('collab-slack'),
-  JOBS_DASHBOARD_USER: optionalText,
-  JOBS_DASHBOARD_PASSWORD: optionalText,
-  JOBS_DASHBOARD_WRITE: z
-    .enum(['true', 'false', '1', '0', ''])
+    .transform(commaList)
+    .describe(
+      'Optional: Slack user ids (comma separated) who may change settings besides workspace admins and owners.',
+    ),
+  ALLOW_INSECURE_COLLAB_URL: flag().describe(
+    'Optional: `true` lets an admin connect to an `http://` service on localhost / 127.0.0.1 outside development.',
+  ),
+  NODE_ENV: optionalText.describe(
+    '`development` or `test` also allow an `http://` service on localhost / 127.0.0.1; anything else requires `https://`.',
+  ),
+  // Read by `npm start` (src/sandbox/mode.ts) only; the bot ignores it.
+  SANDBOX: optionalText.describe(
+    '`npm start` only, never under `NODE_ENV=production`: `collab` pairs the configured Slack with the emulated service, `slack` the local Slack stand-in with the configured service, `all` emulates both.',
+  ),
+  READY_MAX_WAITING: int(10_000, 1, 10_000_000).describe(
+    '`/readyz` reports `backlogged: true` when more jobs than this wait in the queue (it stays ready: all instances share the queue).',
+  ),
+  OTEL_EXPORTER_OTLP_ENDPOINT: z
+    .url()
     .optional()
-    .transform((v) => v === 'true' || v === '1'),
-  FEED_POLL_INTERVAL_MS: int(60_000, 1000, 24 * 3600_000),
-  THREAD_POLL_ACTIVE_MS: int(15_000, 1000, 24 * 3600_000),
-  THREAD_POLL_IDLE_MS: int(300_000, 1000, 7 * 24 * 3600_000),
-  DIGEST_QUIET_NOTE: z
-    .enum(['true', 'false', '1', '0', ''])
+    .describe(
+      'Optional: an OTLP/HTTP collector, e.g. `http://otel-collector:4318`; setting it turns on OpenTelemetry tracing (traces go to `…/v1/traces`). Off (and not loaded) by default.',
+    ),
+  OTEL_SERVICE_NAME: z
+    .string()
+    .trim()
+    .min(1)
     .optional()
-    .transform((v) => v === 'true' || v === '1'),
+    .default('collab-slack')
+    .describe('The service name traces carry.'),
+  JOBS_DASHBOARD_USER: optionalText.describe(
+    'Optional: with `JOBS_DASHBOARD_PASSWORD`, serves the jobs dashboard at `/jobs` on the web role, behind HTTP Basic authentication. Off by default.',
+  ),
+  JOBS_DASHBOARD_PASSWORD: optionalText.describe('The jobs dashboard password: at least 16 characters.'),
+  JOBS_DASHBOARD_WRITE: flag().describe(
+    '`true` lets the jobs dashboard retry, promote, clean and remove jobs; `false` (default) shows them read-only.',
+  ),
+  FEED_POLL_INTERVAL_MS: int(60_000, 1000, 24 * 3600_000).describe(
+    'How often a followed Slack channel checks its collaboration channel for new posts and changes.',
+  ),
+  THREAD_POLL_ACTIVE_MS: int(15_000, 1000, 24 * 3600_000).describe(
+    'How often a mirrored chat thread is checked for replies while its conversation was active in the last 10 minutes.',
+  ),
+  THREAD_POLL_IDLE_MS: int(300_000, 1000, 7 * 24 * 3600_000).describe(
+    'How often a quiet mirrored chat thread is checked for replies.',
+  ),
+  DIGEST_QUIET_NOTE: flag().describe(
+    '`true` posts a one-line "nothing changed" note when a scheduled digest has nothing to say; `false` (default) posts nothing.',
+  ),
   COLLAB_POST_URL_PATTERN: z
     .string()
     .optional()
     .transform((raw, ctx) => {
       if (raw === undefined || raw.trim() === '') return undefined;
-      let pattern: RegExp;
-      try {
-        pattern = new RegExp(raw.trim());
-      } catch {
-        ctx.addIssue({ code: 'custom', message: 'must be a valid regular expression' });
-        return z.NEVER;
-      }
-      // One capture group: the post id. Counted on an empty match's shape.
-      const groups = new RegExp(`${pattern.source}|`).exec('')?.length ?? 1;
-      if (groups - 1 !== 1) {
-        ctx.addIssue({ code: 'custom', message: 'must have exactly one capture group (the post id)' });
+      const pattern = postUrlPattern(raw.trim());
+      if (typeof pattern === 'string') {
+        ctx.addIssue({ code: 'custom', message: pattern });
         return z.NEVER;
       }
       return pattern;
-    }),
+    })
+    .describe(
+      'Optional: a regular expression with one capture group, the post id, e.g. `^https://collab\\.example\\.com/posts/([^/?#]+)`. Links matching it are unfurled even if the bot has not seen them. Without it only urls the service handed to the bot are recognised (the API shows no url format).',
+    ),
 });
+
+export type ConfigVariable = keyof typeof EnvSchema.shape;
+
+/** The variables, in the configuration page's order. */
+export const CONFIG_VARIABLES = Object.keys(EnvSchema.shape) as ConfigVariable[];
+
+/** What the configuration page says of a variable: its description, then its default if the schema has one. */
+export function describeVariable(name: ConfigVariable): string {
+  const schema = EnvSchema.shape[name];
+  const words = schema.description ?? '';
+  if (schema.def.type !== 'default') return words;
+  const fallback = (schema.def as { defaultValue: unknown }).defaultValue;
+  return `${words} Default ${typeof fallback === 'number' ? fallback : `\`${String(fallback)}\``}.`;
+}
+
+/** Each variable with the words the configuration page shows. */
+export const CONFIG_DOCS = Object.fromEntries(
+  CONFIG_VARIABLES.map((name) => [name, describeVariable(name)]),
+) as Record<ConfigVariable, string>;
 
 /** The variables as the schema reads them, before they are put together. */
 type EnvValues = z.output<typeof EnvSchema>;
@@ -290,9 +308,7 @@ function checkTogether(e: EnvValues, problem: (message: string) => void): void {
   const need = (name: ConfigVariable, value: string | undefined, why: string) => {
     if (value === undefined) problem(`${name} is missing (${why}). ${CONFIG_DOCS[name]}`);
   };
-  const oauth = [e.SLACK_CLIENT_ID, e.SLACK_CLIENT_SECRET, e.SLACK_STATE_SECRET];
-  const multi = oauth.some((v) => v !== undefined);
-  if (multi) {
+  if (isMulti(e)) {
     need('SLACK_CLIENT_ID', e.SLACK_CLIENT_ID, 'multi-workspace mode');
     need('SLACK_CLIENT_SECRET', e.SLACK_CLIENT_SECRET, 'multi-workspace mode');
     need('SLACK_STATE_SECRET', e.SLACK_STATE_SECRET, 'multi-workspace mode');
@@ -320,41 +336,87 @@ function checkTogether(e: EnvValues, problem: (message: string) => void): void {
 
 /** The configuration the checked variables describe. */
 function configOf(e: EnvValues) {
-  const multi = [e.SLACK_CLIENT_ID, e.SLACK_CLIENT_SECRET, e.SLACK_STATE_SECRET].some((v) => v !== undefined);
   const concurrency =
     e.WORKER_CONCURRENCY ?? defaultConcurrency(e.COLLAB_RATE_LIMIT, e.COLLAB_RATE_WINDOW_MS);
-
   return {
     role: e.ROLE,
-    slack: {
-      // botToken: single-workspace mode only; multi-workspace bot tokens come from installations
-      signingSecret: e.SLACK_SIGNING_SECRET,
-      ...(e.SLACK_BOT_TOKEN ? { botToken: e.SLACK_BOT_TOKEN } : {}),
-      appToken: e.SLACK_APP_TOKEN,
-      botUserId: e.SLACK_BOT_USER_ID,
-      apiUrl: e.SLACK_API_URL,
-      slashCommand: e.SLASH_COMMAND,
+    slack: slackOf(e),
+    collab: collabOf(e, concurrency),
+    ...redisOf(e),
+    prefix: e.QUEUE_PREFIX,
+    port: e.PORT,
+    http: {
+      headersTimeoutMs: e.HTTP_HEADERS_TIMEOUT_MS,
+      requestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_MS,
+      keepAliveTimeoutMs: e.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+      maxConnections: e.HTTP_MAX_CONNECTIONS,
     },
-    collab: {
-      // baseUrl, apiKey: single-workspace mode only; each workspace connects its own otherwise
-      ...(e.COLLAB_API_URL ? { baseUrl: e.COLLAB_API_URL } : {}),
-      ...(e.COLLAB_API_KEY ? { apiKey: e.COLLAB_API_KEY } : {}),
-      queryNames: e.COLLAB_QUERY_NAMES,
-      connectTimeoutMs: e.COLLAB_CONNECT_TIMEOUT_MS,
-      timeoutMs: e.COLLAB_TIMEOUT_MS,
-      optionsTimeoutMs: e.COLLAB_OPTIONS_TIMEOUT_MS,
-      /** hosts and CIDRs a service URL entered on the connect form may resolve to although not public */
-      allowedHosts: e.COLLAB_ALLOWED_HOSTS,
-      /** keep-alive pool size per service host (COLLAB_CONNECTIONS) */
-      connections: e.COLLAB_CONNECTIONS ?? concurrency,
-      /** the request budget per service host, shared through Redis (COLLAB_RATE_*) */
-      rate: {
-        limit: e.COLLAB_RATE_LIMIT,
-        windowMs: e.COLLAB_RATE_WINDOW_MS,
-        personReserve: Math.min(e.COLLAB_RATE_PERSON_RESERVE, e.COLLAB_RATE_LIMIT - 1),
-        pauseMs: e.COLLAB_RATE_PAUSE_MS,
-      },
+    worker: { concurrency, attempts: e.JOB_ATTEMPTS, backoffMs: e.JOB_BACKOFF_MS, lockMs: e.JOB_LOCK_MS },
+    logLevel: e.LOG_LEVEL,
+    /** multi-workspace mode (OAuth install); absent in single-workspace mode */
+    ...(isMulti(e)
+      ? {
+          install: {
+            clientId: e.SLACK_CLIENT_ID!,
+            clientSecret: e.SLACK_CLIENT_SECRET!,
+            stateSecret: e.SLACK_STATE_SECRET!,
+          },
+        }
+      : {}),
+    /** AES-256-GCM keys of values at rest (store/crypto.ts); required in multi-workspace mode */
+    ...(e.ENCRYPTION_KEY
+      ? {
+          encryption: {
+            encryptionKey: e.ENCRYPTION_KEY,
+            ...(e.ENCRYPTION_KEY_PREVIOUS ? { encryptionKeyPrevious: e.ENCRYPTION_KEY_PREVIOUS } : {}),
+          },
+        }
+      : {}),
+    ...operationsOf(e),
+    ...featuresOf(e),
+  };
+}
+
+const isMulti = (e: EnvValues) =>
+  [e.SLACK_CLIENT_ID, e.SLACK_CLIENT_SECRET, e.SLACK_STATE_SECRET].some((v) => v !== undefined);
+
+function slackOf(e: EnvValues) {
+  return {
+    // botToken: single-workspace mode only; multi-workspace bot tokens come from installations
+    signingSecret: e.SLACK_SIGNING_SECRET,
+    ...(e.SLACK_BOT_TOKEN ? { botToken: e.SLACK_BOT_TOKEN } : {}),
+    appToken: e.SLACK_APP_TOKEN,
+    botUserId: e.SLACK_BOT_USER_ID,
+    apiUrl: e.SLACK_API_URL,
+    slashCommand: e.SLASH_COMMAND,
+  };
+}
+
+function collabOf(e: EnvValues, concurrency: number) {
+  return {
+    // baseUrl, apiKey: single-workspace mode only; each workspace connects its own otherwise
+    ...(e.COLLAB_API_URL ? { baseUrl: e.COLLAB_API_URL } : {}),
+    ...(e.COLLAB_API_KEY ? { apiKey: e.COLLAB_API_KEY } : {}),
+    queryNames: e.COLLAB_QUERY_NAMES,
+    connectTimeoutMs: e.COLLAB_CONNECT_TIMEOUT_MS,
+    timeoutMs: e.COLLAB_TIMEOUT_MS,
+    optionsTimeoutMs: e.COLLAB_OPTIONS_TIMEOUT_MS,
+    /** hosts and CIDRs a service URL entered on the connect form may resolve to although not public */
+    allowedHosts: e.COLLAB_ALLOWED_HOSTS,
+    /** keep-alive pool size per service host (COLLAB_CONNECTIONS) */
+    connections: e.COLLAB_CONNECTIONS ?? concurrency,
+    /** the request budget per service host, shared through Redis (COLLAB_RATE_*) */
+    rate: {
+      limit: e.COLLAB_RATE_LIMIT,
+      windowMs: e.COLLAB_RATE_WINDOW_MS,
+      personReserve: Math.min(e.COLLAB_RATE_PERSON_RESERVE, e.COLLAB_RATE_LIMIT - 1),
+      pauseMs: e.COLLAB_RATE_PAUSE_MS,
     },
+  };
+}
+
+function redisOf(e: EnvValues) {
+  return {
     redisUrl: e.REDIS_URL,
     /** where Redis is: REDIS_URL, or a cluster (REDIS_CLUSTER_NODES) with REDIS_URL's credentials */
     redis: redisTarget(e),
@@ -374,40 +436,12 @@ function configOf(e: EnvValues) {
       allowVolatile: e.REDIS_ALLOW_VOLATILE,
       volatileByDesign: false,
     },
-    prefix: e.QUEUE_PREFIX,
-    port: e.PORT,
-    http: {
-      headersTimeoutMs: e.HTTP_HEADERS_TIMEOUT_MS,
-      requestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_MS,
-      keepAliveTimeoutMs: e.HTTP_KEEP_ALIVE_TIMEOUT_MS,
-      maxConnections: e.HTTP_MAX_CONNECTIONS,
-    },
-    worker: {
-      concurrency,
-      attempts: e.JOB_ATTEMPTS,
-      backoffMs: e.JOB_BACKOFF_MS,
-      lockMs: e.JOB_LOCK_MS,
-    },
-    logLevel: e.LOG_LEVEL,
-    /** multi-workspace mode (OAuth install); absent in single-workspace mode */
-    ...(multi
-      ? {
-          install: {
-            clientId: e.SLACK_CLIENT_ID!,
-            clientSecret: e.SLACK_CLIENT_SECRET!,
-            stateSecret: e.SLACK_STATE_SECRET!,
-          },
-        }
-      : {}),
-    /** AES-256-GCM keys of values at rest (store/crypto.ts); required in multi-workspace mode */
-    ...(e.ENCRYPTION_KEY
-      ? {
-          encryption: {
-            encryptionKey: e.ENCRYPTION_KEY,
-            ...(e.ENCRYPTION_KEY_PREVIOUS ? { encryptionKeyPrevious: e.ENCRYPTION_KEY_PREVIOUS } : {}),
-          },
-        }
-      : {}),
+  };
+}
+
+/** Who may change settings, and what operators watch: readiness, tracing, the jobs dashboard. */
+function operationsOf(e: EnvValues) {
+  return {
     /** who may change settings besides workspace admins and owners */
     adminUserIds: e.ADMIN_USER_IDS,
     /** whether an admin may connect to http:// on localhost (development, tests, or the explicit opt-in) */
@@ -424,6 +458,12 @@ function configOf(e: EnvValues) {
       e.JOBS_DASHBOARD_USER && e.JOBS_DASHBOARD_PASSWORD
         ? { user: e.JOBS_DASHBOARD_USER, password: e.JOBS_DASHBOARD_PASSWORD, write: e.JOBS_DASHBOARD_WRITE }
         : undefined,
+  };
+}
+
+/** How feeds, threads, digests and unfurls behave. */
+function featuresOf(e: EnvValues) {
+  return {
     /** how often feeds and mirrored threads are polled */
     polling: {
       feedIntervalMs: e.FEED_POLL_INTERVAL_MS,
@@ -466,9 +506,19 @@ function problemsOf(error: z.ZodError): string[] {
   );
 }
 
+/**
+ * The variables that hold something. An empty one (`FOO=`, which Compose passes as `""` from an
+ * env file) or one of blanks is unset, whatever its kind: a URL, a number, a flag or a text.
+ */
+function present(env: Env): Env {
+  return Object.fromEntries(
+    Object.entries(env).filter(([, value]) => value !== undefined && value.trim() !== ''),
+  );
+}
+
 /** Reads and checks the environment; throws ConfigError naming every missing or invalid variable. */
 export function loadConfig(env: Env = process.env): Config {
-  const parsed = ConfigSchema.safeParse(env);
+  const parsed = ConfigSchema.safeParse(present(env));
   if (!parsed.success) throw new ConfigError(problemsOf(parsed.error));
   return parsed.data;
 }
@@ -515,6 +565,35 @@ function hostPort(text: string): { host: string; port: number } | undefined {
   return { host: match[1]!.replace(/^\[|\]$/g, ''), port };
 }
 
+/** `announced=reachable` pairs (`host:port` each, comma separated); the first bad pair as text. */
+function natMap(
+  raw: string | undefined,
+): Record<string, { host: string; port: number }> | undefined | string {
+  const map: Record<string, { host: string; port: number }> = {};
+  for (const pair of (raw ?? '').split(',').map((p) => p.trim())) {
+    if (pair === '') continue;
+    const [from, to, ...rest] = pair.split('=');
+    const announced = from ? hostPort(from.trim()) : undefined;
+    const reachable = to ? hostPort(to.trim()) : undefined;
+    if (rest.length > 0 || !announced || !reachable) return pair;
+    map[`${announced.host}:${announced.port}`] = reachable;
+  }
+  return Object.keys(map).length > 0 ? map : undefined;
+}
+
+/** A regular expression with exactly one capture group (the post id), or what is wrong with it. */
+function postUrlPattern(text: string): RegExp | string {
+  let pattern: RegExp;
+  try {
+    pattern = new RegExp(text);
+  } catch {
+    return 'must be a valid regular expression';
+  }
+  // One capture group: the post id. Counted on an empty match's shape.
+  const groups = new RegExp(`${pattern.source}|`).exec('')?.length ?? 1;
+  return groups - 1 === 1 ? pattern : 'must have exactly one capture group (the post id)';
+}
+
 type RedisEnv = {
   REDIS_URL: string;
   REDIS_CLUSTER_NODES?: Array<{ host: string; port: number }> | undefined;
@@ -547,7 +626,7 @@ export function loadQueueConfig(env: Env = process.env): {
     REDIS_CLUSTER_NAT_MAP: true,
     QUEUE_PREFIX: true,
     QUEUE_SHARDS: true,
-  }).safeParse(env);
+  }).safeParse(present(env));
   if (!parsed.success) throw new ConfigError(problemsOf(parsed.error));
   const e = parsed.data;
   return {

@@ -128,6 +128,20 @@ describe('the layer rules', () => {
     );
   }, 60_000);
 
+  it('fail a stage of the start imported by anything but the runtime', async () => {
+    const result = await check({
+      'src/runtime/core.ts': 'export const buildCore = () => ({ stop: async () => {} });\n',
+      'src/runtime.ts': "import { buildCore } from './runtime/core.ts';\nexport const start = buildCore;\n",
+      'src/ops/health.ts':
+        "import { buildCore } from '../runtime/core.ts';\nexport const core = buildCore;\n",
+    });
+    expect(result.code).not.toBe(0);
+    expect(result.output).toContain(
+      'stages-only-through-the-runtime: src/ops/health.ts → src/runtime/core.ts',
+    );
+    expect(result.output).not.toContain('src/runtime.ts → src/runtime/core.ts');
+  }, 60_000);
+
   it('fail a helper imported from jobs/processors/ by anything but its index', async () => {
     const result = await check({
       'src/jobs/processors/notifications.ts':

@@ -79,6 +79,46 @@ const SUCCESS_BODY_MAX = 16 * 1024 * 1024;
 /** Of an error body only this much is read (its text only adds words to the error). */
 const ERROR_BODY_MAX = 64 * 1024;
 
+/** A non-2xx answer as the error it is; its body's text (redacted) only adds words. */
+async function statusError(
+  call: Exchange<unknown>,
+  response: Dispatcher.ResponseData,
+  redact: (text: string) => string,
+): Promise<CollabError> {
+  const text = await readCapped(response.body, ERROR_BODY_MAX).then(
+    (read) => read.text,
+    () => '',
+  );
+  return errorFromStatus(
+    call.operation,
+    response.statusCode,
+    redact(text),
+    header(response.headers['retry-after']),
+    Date.now(),
+    call.method,
+  );
+}
+
+/** A 2xx answer's body, refused above SUCCESS_BODY_MAX. */
+async function successText(call: Exchange<unknown>, response: Dispatcher.ResponseData): Promise<string> {
+  try {
+    const read = await readCapped(response.body, SUCCESS_BODY_MAX);
+    if (read.truncated) {
+      throw errorFromInvalidResponse(
+        call.operation,
+        call.method,
+        response.statusCode,
+        `body larger than ${SUCCESS_BODY_MAX} bytes`,
+      );
+    }
+    return read.text;
+  } catch (error) {
+    if (isCollabError(error)) throw error;
+    // The status arrived, then the body broke off: the request was written.
+    throw errorFromTransport(call.operation, error, true);
+  }
+}
+
 export function createHttp(options: HttpOptions): Http {
   const base = parseBaseUrl(options.baseUrl);
   const timeouts = { ...DEFAULT_TIMEOUTS, ...(options.timeouts ?? {}) };
@@ -132,38 +172,8 @@ export function createHttp(options: HttpOptions): Http {
     }
 
     const status = response.statusCode;
-    if (status < 200 || status >= 300) {
-      const text = await readCapped(response.body, ERROR_BODY_MAX).then(
-        (read) => read.text,
-        () => '',
-      );
-      throw errorFromStatus(
-        call.operation,
-        status,
-        redact(text),
-        header(response.headers['retry-after']),
-        Date.now(),
-        call.method,
-      );
-    }
-
-    let text: string;
-    try {
-      const read = await readCapped(response.body, SUCCESS_BODY_MAX);
-      if (read.truncated) {
-        throw errorFromInvalidResponse(
-          call.operation,
-          call.method,
-          status,
-          `body larger than ${SUCCESS_BODY_MAX} bytes`,
-        );
-      }
-      text = read.text;
-    } catch (error) {
-      if (isCollabError(error)) throw error;
-      // The status arrived, then the body broke off: the request was written.
-      throw errorFromTransport(call.operation, error, true);
-    }
+    if (status < 200 || status >= 300) throw await statusError(call, response, redact);
+    const text = await successText(call, response);
     return { status, value: parseBody(call, status, text, redact) };
   }
 

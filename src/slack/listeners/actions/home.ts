@@ -7,6 +7,7 @@ import type { View } from '@slack/types';
 import { helpMessage } from '../../../render/help.ts';
 import { LIMITS, plain } from '../../../render/limits.ts';
 import { createPostModal } from '../../../render/modals.ts';
+import { HELP_GROUPS } from '../commands/subcommands/index.ts';
 import type { ListenerDeps } from '../deps.ts';
 import { encodeMetadata } from '../payloads.ts';
 import { enqueue } from '../shared.ts';
@@ -19,7 +20,7 @@ export function helpModal(command: string): View {
     type: 'modal',
     title: plain('Help', LIMITS.modalTitle),
     close: plain('Close', LIMITS.modalButton),
-    blocks: helpMessage(command).blocks.slice(0, LIMITS.modalBlocks),
+    blocks: helpMessage(command, HELP_GROUPS).blocks.slice(0, LIMITS.modalBlocks),
   };
 }
 

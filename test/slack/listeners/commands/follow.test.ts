@@ -4,8 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { HELP_SUBCOMMANDS } from '../../../../src/render/help.ts';
-import { parseCommand } from '../../../../src/slack/listeners/commands/grammar.ts';
+import { parseCommand, SUBCOMMANDS } from '../../../../src/slack/listeners/commands/grammar.ts';
 import { NOT_ALLOWED } from '../../../../src/slack/listeners/guard.ts';
 import { ADA, GRACE, type Harness, SLACK_CHANNEL } from '../../../support/harness.ts';
 import { type AckBody, expectNothingQueued, jobIdOf, onlyJob, useWebHarness } from '../support.ts';
@@ -36,7 +35,7 @@ describe('follow / unfollow', () => {
       ok: false,
       error: expect.stringContaining('/collab follow'),
     });
-    expect(HELP_SUBCOMMANDS).toEqual(expect.arrayContaining(['follow', 'unfollow']));
+    expect(SUBCOMMANDS).toEqual(expect.arrayContaining(['follow', 'unfollow']));
   });
 
   it.each([
