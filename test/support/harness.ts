@@ -49,7 +49,7 @@ export interface HarnessOptions {
   slackUsers?: SlackUser[];
   /**
    * more options of the Slack stand-in: Slack's rules to enforce (`rules`; default from
-   * SLACK_STANDIN_RULES, else none), a clock, a Grid org, channels
+   * TEST_SLACK_RULES, else none), a clock, a Grid org, channels
    */
   slack?: SlackStandInOptions;
   /** tracing to run the bot with (e.g. to an in-memory exporter) */
