@@ -15,7 +15,9 @@ import { describePlan, type SandboxPlan } from './mode.ts';
 import { RedisMissingError, resolveRedis } from './redis.ts';
 import {
   defaultUsers,
+  parseRulesSetting,
   type SlackChannel,
+  type SlackRulesInput,
   type SlackStandIn,
   type SlackUser,
   startSlackStandIn,
@@ -42,6 +44,20 @@ export const SANDBOX_POLLING = {
   THREAD_POLL_ACTIVE_MS: '2000',
   FEED_POLL_INTERVAL_MS: '10000',
 } as const;
+
+/**
+ * Slack's rules the sandbox's stand-in enforces unless SLACK_STANDIN_RULES says otherwise
+ * (`strict`, `off`, or rule names separated by commas). The lifetimes are on: a person's pace
+ * never meets them, and the console then answers as Slack would. Rate limits are off: a person
+ * changing a few posts quickly would already meet the per-channel posting limit, and the bot
+ * does not yet wait out a refusal, so the console would show missing notes and stale cards.
+ */
+export const SANDBOX_SLACK_RULES: SlackRulesInput = {
+  rateLimits: false,
+  responseUrlLifetime: true,
+  triggerIdLifetime: true,
+  workflowTokenLifetime: true,
+};
 
 export const SANDBOX_CHANNELS: SlackChannel[] = [
   { id: 'C0GENERAL', name: 'general', is_private: false, is_member: true },
@@ -148,6 +164,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
         channels: SANDBOX_CHANNELS,
         teamId: SANDBOX_TEAM,
         botUserId: SANDBOX_BOT_USER,
+        rules: parseRulesSetting(env.SLACK_STANDIN_RULES, SANDBOX_SLACK_RULES),
       });
       const started = slack;
       stops.push(() => started.close());

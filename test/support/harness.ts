@@ -16,11 +16,14 @@ import type { Tracing } from '../../src/ops/tracing.ts';
 import { type RunningBot, startBot } from '../../src/runtime.ts';
 import { type Emulator, startEmulator } from '../../src/sandbox/emulator/index.ts';
 import {
+  type EventEnvelopeOptions,
   eventBody,
   interactionBody,
   type RecordedCall,
   type SlackStandIn,
+  type SlackStandInOptions,
   type SlackUser,
+  type SlashCommandFields,
   slashCommandBody,
   startSlackStandIn,
 } from '../../src/sandbox/slack/index.ts';
@@ -29,6 +32,7 @@ import type { LogCapture } from './log-capture.ts';
 import { REDIS_ENV } from './redisTarget.ts';
 import { nextSettled, queuedAs, settled } from './settled.ts';
 import { type BoltResponse, postToBolt } from './slack-client.ts';
+import { standInOptions } from './slack-rules.ts';
 
 export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 export const TEAM = 'T_LOCAL';
@@ -43,6 +47,11 @@ export interface HarnessOptions {
   worker?: boolean;
   /** users of the Slack stand-in (default its seed: Ada and Grace) */
   slackUsers?: SlackUser[];
+  /**
+   * more options of the Slack stand-in: Slack's rules to enforce (`rules`; default from
+   * TEST_SLACK_RULES, else none), a clock, a Grid org, channels
+   */
+  slack?: SlackStandInOptions;
   /** tracing to run the bot with (e.g. to an in-memory exporter) */
   tracing?: Tracing;
   /** where the bot's log lines go (at debug level); absent: the bot logs nothing */
@@ -70,14 +79,26 @@ export interface Harness {
   /** a signed slash command; answers Bolt's HTTP response */
   command(
     text: string,
-    options?: { user?: string; channel?: string; triggerId?: string },
+    options?: {
+      user?: string;
+      channel?: string;
+      triggerId?: string;
+      /** other fields of the command, e.g. a Grid or Slack Connect identity (identities.ts) */
+      fields?: Partial<SlashCommandFields>;
+    },
   ): Promise<BoltResponse>;
   /** a signed interactivity payload (block_actions, view_submission, shortcuts, block_suggestion) */
   interact(payload: object): Promise<BoltResponse>;
   /** a signed Events API envelope around `event` */
   event(
     event: Record<string, unknown>,
-    options?: { eventId?: string; retryNum?: number; eventTime?: number },
+    options?: {
+      eventId?: string;
+      retryNum?: number;
+      eventTime?: number;
+      /** other envelope options, e.g. a Grid or Slack Connect identity (identities.ts) */
+      envelope?: EventEnvelopeOptions;
+    },
   ): Promise<BoltResponse>;
   /** resolves when the job with this id completes or fails, with its final state */
   settled(jobId: string): Promise<'completed' | 'failed'>;
@@ -97,7 +118,9 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const prefix = `test-${randomBytes(6).toString('hex')}`;
   const signingSecret = `test-signing-${randomBytes(8).toString('hex')}`;
   const emulator = await startEmulator();
-  const slack = await startSlackStandIn(options.slackUsers ? { users: options.slackUsers } : {});
+  const slack = await startSlackStandIn(
+    standInOptions({ ...(options.slackUsers ? { users: options.slackUsers } : {}), ...options.slack }),
+  );
   // The settings of the harness's bot, but for its role and logging: a peer process takes them too.
   const peerEnv: Record<string, string> = {
     SLACK_SIGNING_SECRET: signingSecret,
@@ -168,15 +191,21 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
         team_id: TEAM,
         response_url: slack.responseUrl(`cmd-${triggers}`),
         trigger_id: opts.triggerId ?? `trigger-${prefix}-${triggers}`,
+        ...opts.fields,
       });
+      // Slack issues the command's trigger_id and response_url now: their lifetimes start.
+      slack.issue(Object.fromEntries(new URLSearchParams(body)));
       return postToBolt(baseUrl, signingSecret, 'command', body);
     },
     interact(payload) {
+      slack.issue(payload);
       return postToBolt(baseUrl, signingSecret, 'interaction', interactionBody(payload));
     },
     event(event, opts = {}) {
+      slack.issue({ event });
       const body = eventBody(event as { type: string }, {
         team_id: TEAM,
+        ...opts.envelope,
         ...(opts.eventId ? { event_id: opts.eventId } : {}),
         ...(opts.eventTime === undefined ? {} : { event_time: opts.eventTime }),
       });

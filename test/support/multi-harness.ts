@@ -32,6 +32,7 @@ import { REDIS_URL } from './harness.ts';
 import { captureLogs, type LogCapture } from './log-capture.ts';
 import { nextSettled } from './settled.ts';
 import { type BoltResponse, postToBolt } from './slack-client.ts';
+import { standInOptions } from './slack-rules.ts';
 
 export const LOCAL_TEAM = 'T_LOCAL';
 export const OTHER_TEAM = OTHER_INSTALLATION.teamId;
@@ -76,7 +77,7 @@ export async function startMultiHarness(
   const keyA = `test-key-a-${randomBytes(8).toString('hex')}`;
   const keyB = `test-key-b-${randomBytes(8).toString('hex')}`;
   const emulator = await startEmulator({ apiKeys: [keyA, keyB] });
-  const slack = await startSlackStandIn(options.slack ?? {});
+  const slack = await startSlackStandIn(standInOptions(options.slack ?? {}));
   const config = loadConfig({
     SLACK_SIGNING_SECRET: signingSecret,
     SLACK_CLIENT_ID: 'test-client-id',
@@ -114,8 +115,10 @@ export async function startMultiHarness(
   );
 
   let triggers = 0;
-  const interact = (payload: object) =>
-    postToBolt(baseUrl, signingSecret, 'interaction', interactionBody(payload));
+  const interact = (payload: object) => {
+    slack.issue(payload);
+    return postToBolt(baseUrl, signingSecret, 'interaction', interactionBody(payload));
+  };
 
   return {
     emulator,
@@ -194,10 +197,12 @@ export async function startMultiHarness(
         response_url: slack.responseUrl(`${team}-cmd-${triggers}`),
         trigger_id: `trigger-${prefix}-${triggers}`,
       });
+      slack.issue(Object.fromEntries(new URLSearchParams(body)));
       return postToBolt(baseUrl, signingSecret, 'command', body);
     },
     interact,
     event(team, event) {
+      slack.issue({ event });
       return postToBolt(baseUrl, signingSecret, 'event', eventBody(event, { team_id: team }));
     },
     nextSettled: (operation) => nextSettled(queueEvents, bot.queue.queue, operation),

@@ -1,41 +1,16 @@
+import { authHandlers } from './auth.ts';
+import { type ApiResponse, fail, type Handler, type MethodContext } from './handler.ts';
 import { nextHash, nextId } from './ids.ts';
+import { CONNECT_PARTNER } from './organisations.ts';
 import { arrayArg, recordArg, stringArg } from './request.ts';
 import type { SlackChannel, SlackViewObject, StoredMessage, StoredView } from './types.ts';
 import type { Installation, SlackWorld } from './world.ts';
-import { compareTs } from './world.ts';
+import { compareTs, workspaceOf } from './world.ts';
 
-export type ApiResponse = Record<string, unknown> & { ok: boolean };
-
-export interface MethodContext {
-  world: SlackWorld;
-  args: Record<string, unknown>;
-  token: string | undefined;
-  installation: Installation;
-}
-
-type Handler = (context: MethodContext) => ApiResponse;
-
-/** What `oauth.v2.access` issues for the code `good-code`. */
-export const OTHER_INSTALLATION = {
-  code: 'good-code',
-  accessToken: 'xoxb-test-other',
-  teamId: 'T_OTHER',
-  teamName: 'Other Workspace',
-  teamDomain: 'other',
-  botUserId: 'U_BOT_OTHER',
-  botId: 'B_OTHER',
-  authedUserId: 'U_OTHER_ADMIN',
-  scope: 'channels:join,chat:write,commands,im:write,links:read,links:write,users:read,users:read.email',
-} as const;
+export { OTHER_INSTALLATION, TOKEN_LIFETIME_SECONDS } from './auth.ts';
+export type { ApiResponse, MethodContext } from './handler.ts';
 
 const PERMALINK_ORIGIN = 'https://slack.example';
-
-/** How long a rotating access token lives (Slack: 12 hours). */
-export const TOKEN_LIFETIME_SECONDS = 12 * 3600;
-
-function fail(error: string, extra: Record<string, unknown> = {}): ApiResponse {
-  return { ok: false, error, ...extra };
-}
 
 /** A stored message as Slack returns it (no stand-in bookkeeping). */
 function messageObject(message: StoredMessage): Record<string, unknown> {
@@ -43,9 +18,10 @@ function messageObject(message: StoredMessage): Record<string, unknown> {
   return rest;
 }
 
-function channelObject(channel: SlackChannel, installation: Installation): Record<string, unknown> {
+function channelObject(channel: SlackChannel, teamId: string): Record<string, unknown> {
   const isIm = channel.id.startsWith('D');
   const isMpim = channel.id.startsWith('G_');
+  const shared = channel.is_ext_shared === true;
   return {
     id: channel.id,
     name: channel.name,
@@ -57,13 +33,19 @@ function channelObject(channel: SlackChannel, installation: Installation): Recor
     is_private: channel.is_private || isIm || isMpim,
     is_archived: channel.is_archived === true,
     is_general: false,
-    is_shared: false,
-    is_ext_shared: false,
+    is_shared: shared,
+    is_ext_shared: shared,
     is_org_shared: false,
+    ...(shared
+      ? {
+          shared_team_ids: channel.shared_team_ids ?? [teamId, CONNECT_PARTNER.teamId],
+          conversation_host_id: channel.shared_team_ids?.[0] ?? teamId,
+        }
+      : {}),
     is_member: channel.is_member,
     created: 1_700_000_000,
     creator: 'U_ADA',
-    context_team_id: installation.teamId,
+    context_team_id: teamId,
     ...(isIm ? { user: channel.id.replace(/^D_?/, '') } : {}),
   };
 }
@@ -77,7 +59,7 @@ function cannotPost(channel: SlackChannel): string | undefined {
 }
 
 /** A Slack user id (`U…`/`W…`) given where a channel is expected means the DM with that user. */
-function resolveChannel(world: SlackWorld, channel: string): string {
+export function resolveChannel(world: SlackWorld, channel: string): string {
   return /^[UW]/.test(channel) && world.user(channel) !== undefined ? `D_${channel}` : channel;
 }
 
@@ -114,7 +96,7 @@ function botMessage(
     user: installation.botUserId,
     bot_id: installation.botId,
     app_id: installation.appId,
-    team: installation.teamId,
+    team: workspaceOf(installation, args),
     text: '',
     ...content,
     ...(threadTs === undefined ? {} : { thread_ts: threadTs }),
@@ -148,13 +130,14 @@ function permalink(channel: string, message: StoredMessage | undefined, ts: stri
 function buildView(
   raw: Record<string, unknown>,
   installation: Installation,
+  teamId: string,
   id: string,
   rootViewId: string | null,
 ): SlackViewObject {
   const str = (key: string): string => (typeof raw[key] === 'string' ? (raw[key] as string) : '');
   return {
     id,
-    team_id: installation.teamId,
+    team_id: teamId,
     type: typeof raw.type === 'string' ? raw.type : 'modal',
     callback_id: str('callback_id'),
     external_id: str('external_id'),
@@ -170,7 +153,7 @@ function buildView(
     root_view_id: rootViewId,
     previous_view_id: null,
     app_id: installation.appId,
-    app_installed_team_id: installation.teamId,
+    app_installed_team_id: teamId,
     bot_id: installation.botId,
   };
 }
@@ -194,32 +177,22 @@ function openView(context: MethodContext, via: 'views.open' | 'views.push'): Api
     return fail('duplicate_external_id');
   }
   const id = nextId('V');
-  const view = buildView(raw, installation, id, id);
+  const view = buildView(raw, installation, workspaceOf(installation, args), id, id);
   world.views.byId.set(id, { view, via, trigger_id: triggerId, updates: 0 });
   return { ok: true, view };
 }
 
 function replaceView(stored: StoredView, raw: Record<string, unknown>, installation: Installation): void {
-  const next = buildView(raw, installation, stored.view.id, stored.view.root_view_id);
+  const next = buildView(raw, installation, stored.view.team_id, stored.view.id, stored.view.root_view_id);
   if (next.external_id === '') next.external_id = stored.view.external_id;
   stored.view = next;
   stored.updates += 1;
 }
 
 const handlers: Record<string, Handler> = {
+  ...authHandlers,
   'apps.connections.open': ({ world }) =>
     world.socketModeUrl ? { ok: true, url: world.socketModeUrl } : fail('not_allowed_token_type'),
-
-  'auth.test': ({ installation }) => ({
-    ok: true,
-    url: `https://${installation.teamDomain}.slack.example/`,
-    team: installation.teamName,
-    user: 'collab',
-    team_id: installation.teamId,
-    user_id: installation.botUserId,
-    bot_id: installation.botId,
-    is_enterprise_install: false,
-  }),
 
   'chat.postMessage': ({ world, args, installation }) => {
     const requested = stringArg(args, 'channel');
@@ -307,7 +280,10 @@ const handlers: Record<string, Handler> = {
   'conversations.info': ({ world, args, installation }) => {
     const id = stringArg(args, 'channel');
     if (id === undefined) return fail('channel_not_found');
-    return { ok: true, channel: channelObject(world.channel(resolveChannel(world, id)), installation) };
+    return {
+      ok: true,
+      channel: channelObject(world.channel(resolveChannel(world, id)), workspaceOf(installation, args)),
+    };
   },
 
   'conversations.join': ({ world, args, installation }) => {
@@ -321,7 +297,10 @@ const handlers: Record<string, Handler> = {
     }
     const already = channel.is_member;
     channel.is_member = true;
-    const response: ApiResponse = { ok: true, channel: channelObject(channel, installation) };
+    const response: ApiResponse = {
+      ok: true,
+      channel: channelObject(channel, workspaceOf(installation, args)),
+    };
     if (already) {
       response.warning = 'already_in_channel';
       response.response_metadata = { warnings: ['already_in_channel'] };
@@ -351,7 +330,7 @@ const handlers: Record<string, Handler> = {
     return {
       ok: true,
       ...(already ? { no_op: true, already_open: true } : {}),
-      channel: returnIm ? channelObject(channel, installation) : { id },
+      channel: returnIm ? channelObject(channel, workspaceOf(installation, args)) : { id },
     };
   },
 
@@ -425,7 +404,7 @@ const handlers: Record<string, Handler> = {
     }
     const id = nextId('V');
     const stored: StoredView = {
-      view: buildView(raw, installation, id, null),
+      view: buildView(raw, installation, workspaceOf(installation, args), id, null),
       via: 'views.publish',
       user_id: userId,
       updates: 0,
@@ -434,73 +413,23 @@ const handlers: Record<string, Handler> = {
     world.views.home.set(userId, stored);
     return { ok: true, view: stored.view };
   },
-
-  'oauth.v2.access': ({ world, args, installation }) => {
-    if (stringArg(args, 'grant_type') === 'refresh_token') {
-      // Token rotation: a refresh token is traded once for a new access token and refresh token.
-      const renewed = world.refresh(stringArg(args, 'refresh_token') ?? '');
-      if (renewed === undefined) return fail('invalid_refresh_token');
-      return {
-        ok: true,
-        app_id: renewed.installation.appId,
-        scope: OTHER_INSTALLATION.scope,
-        token_type: 'bot',
-        access_token: renewed.accessToken,
-        refresh_token: renewed.refreshToken,
-        expires_in: TOKEN_LIFETIME_SECONDS,
-        bot_user_id: renewed.installation.botUserId,
-        team: { id: renewed.installation.teamId, name: renewed.installation.teamName },
-        enterprise: null,
-        is_enterprise_install: false,
-      };
-    }
-    if (stringArg(args, 'code') !== OTHER_INSTALLATION.code) return fail('invalid_code');
-    const other: Installation = {
-      teamId: OTHER_INSTALLATION.teamId,
-      teamName: OTHER_INSTALLATION.teamName,
-      teamDomain: OTHER_INSTALLATION.teamDomain,
-      botUserId: OTHER_INSTALLATION.botUserId,
-      botId: OTHER_INSTALLATION.botId,
-      appId: installation.appId,
-    };
-    world.issue(OTHER_INSTALLATION.accessToken, other);
-    const rotating = world.tokenRotation ? world.rotatingPair(other) : undefined;
-    return {
-      ok: true,
-      app_id: installation.appId,
-      authed_user: { id: OTHER_INSTALLATION.authedUserId },
-      scope: OTHER_INSTALLATION.scope,
-      token_type: 'bot',
-      access_token: rotating?.accessToken ?? OTHER_INSTALLATION.accessToken,
-      ...(rotating ? { refresh_token: rotating.refreshToken, expires_in: TOKEN_LIFETIME_SECONDS } : {}),
-      bot_user_id: OTHER_INSTALLATION.botUserId,
-      team: { id: OTHER_INSTALLATION.teamId, name: OTHER_INSTALLATION.teamName },
-      enterprise: null,
-      is_enterprise_install: false,
-    };
-  },
-
-  'team.info': ({ world, args, installation }) => {
-    const teamId = stringArg(args, 'team') ?? installation.teamId;
-    const team = world.installations().find((i) => i.teamId === teamId);
-    if (team === undefined) return fail('team_not_found');
-    return {
-      ok: true,
-      team: {
-        id: team.teamId,
-        name: team.teamName,
-        domain: team.teamDomain,
-        email_domain: '',
-        icon: { image_default: true, image_68: `https://slack.example/team/${team.teamId}_68.png` },
-      },
-    };
-  },
 };
+
+/**
+ * An org-wide token names the workspace it acts in with `team_id`; one the org admin has not added
+ * the app to is refused (Slack's common error `team_access_not_granted`).
+ */
+function notGranted({ world, args, installation }: MethodContext): boolean {
+  const teamId = stringArg(args, 'team_id');
+  if (!installation.isEnterpriseInstall || teamId === undefined) return false;
+  return !world.workspacesOf(installation).includes(teamId);
+}
 
 /** Answers one Web API call, changing the world as Slack would. */
 export function handleMethod(method: string, context: MethodContext): ApiResponse {
   const handler = Object.hasOwn(handlers, method) ? handlers[method] : undefined;
   if (handler === undefined) return fail('unknown_method', { req_method: method });
+  if (notGranted(context)) return fail('team_access_not_granted');
   return handler(context);
 }
 

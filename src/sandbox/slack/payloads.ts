@@ -22,13 +22,32 @@ import { nextTs } from './ids.ts';
 /** Slack's deprecated verification token, still present in payloads; Bolt ignores it. */
 export const LOCAL_VERIFICATION_TOKEN = 'local-verification-token';
 
-/** The workspace a payload comes from; defaults match the stand-in's defaults. */
+/**
+ * The workspace a payload comes from; defaults match the stand-in's defaults. `identities.ts`
+ * has the settings of an Enterprise Grid org-wide install and of a Slack Connect channel.
+ */
 export interface PayloadWorkspace {
   team_id?: string;
   team_domain?: string;
   api_app_id?: string;
   /** Verification token; default {@link LOCAL_VERIFICATION_TOKEN}. */
   token?: string;
+  /** Enterprise Grid: the org of the workspace (`enterprise`, `team.enterprise_id`/`enterprise_name`). */
+  enterprise?: { id: string; name: string };
+  /** Installed org-wide: interactivity payloads carry `team: null` and `is_enterprise_install: true`. */
+  is_enterprise_install?: boolean;
+  /** `user.team_id`: the team of the person acting (Slack Connect: another organisation's); default `team_id`. */
+  user_team_id?: string;
+}
+
+interface ResolvedWorkspace {
+  team_id: string;
+  team_domain: string;
+  api_app_id: string;
+  token: string;
+  enterprise: { id: string; name: string } | undefined;
+  is_enterprise_install: boolean;
+  user_team_id: string;
 }
 
 export type UserRef = string | { id: string; name?: string; username?: string };
@@ -83,6 +102,8 @@ export interface ViewInput {
   previous_view_id?: string | null;
   clear_on_close?: boolean;
   notify_on_close?: boolean;
+  /** The workspace the app that opened the view is installed in (Slack Connect: not the person's). */
+  app_installed_team_id?: string;
 }
 
 let counter = 0;
@@ -93,12 +114,41 @@ export function newTriggerId(): string {
   return `${1_700_000_000_000 + counter}.${1_000_000 + counter}.${randomBytes(16).toString('hex')}`;
 }
 
-function workspace(input: PayloadWorkspace): Required<PayloadWorkspace> {
+function workspace(input: PayloadWorkspace): ResolvedWorkspace {
+  const team_id = input.team_id ?? 'T_LOCAL';
   return {
-    team_id: input.team_id ?? 'T_LOCAL',
+    team_id,
     team_domain: input.team_domain ?? 'local',
     api_app_id: input.api_app_id ?? 'A_LOCAL',
     token: input.token ?? LOCAL_VERIFICATION_TOKEN,
+    enterprise: input.enterprise,
+    is_enterprise_install: input.is_enterprise_install ?? false,
+    user_team_id: input.user_team_id ?? team_id,
+  };
+}
+
+type PayloadTeam = { id: string; domain: string; enterprise_id?: string; enterprise_name?: string } | null;
+
+/** `team` of an interactivity payload: null for an org-wide install, as Slack sends it. */
+function teamOf(ws: ResolvedWorkspace): PayloadTeam {
+  if (ws.is_enterprise_install) return null;
+  return {
+    id: ws.team_id,
+    domain: ws.team_domain,
+    ...(ws.enterprise === undefined
+      ? {}
+      : { enterprise_id: ws.enterprise.id, enterprise_name: ws.enterprise.name }),
+  };
+}
+
+/** `is_enterprise_install`, and `enterprise` on Grid. */
+function enterpriseOf(ws: ResolvedWorkspace): {
+  is_enterprise_install: boolean;
+  enterprise?: { id: string; name: string };
+} {
+  return {
+    is_enterprise_install: ws.is_enterprise_install,
+    ...(ws.enterprise === undefined ? {} : { enterprise: ws.enterprise }),
   };
 }
 
@@ -166,6 +216,9 @@ export function viewOutput(view: ViewInput, ws: PayloadWorkspace = {}): ViewOutp
     clear_on_close: view.clear_on_close ?? false,
     notify_on_close: view.notify_on_close ?? false,
     ...(view.external_id === undefined ? {} : { external_id: view.external_id }),
+    ...(view.app_installed_team_id === undefined
+      ? {}
+      : { app_installed_team_id: view.app_installed_team_id }),
   };
 }
 
@@ -204,13 +257,13 @@ export function blockActions(
         });
   return {
     type: 'block_actions',
-    user: userOf(input.user, ws.team_id),
+    user: userOf(input.user, ws.user_team_id),
     api_app_id: ws.api_app_id,
     token: ws.token,
     container,
     trigger_id: input.trigger_id ?? newTriggerId(),
-    team: { id: ws.team_id, domain: ws.team_domain },
-    is_enterprise_install: false,
+    team: teamOf(ws),
+    ...enterpriseOf(ws),
     ...(channel === undefined ? {} : { channel }),
     ...(input.message === undefined ? {} : { message: messageOf(input.message) }),
     ...(view === undefined ? {} : { view }),
@@ -244,10 +297,10 @@ export function messageShortcut(
     type: 'message_action',
     token: ws.token,
     action_ts: nextTs(),
-    team: { id: ws.team_id, domain: ws.team_domain },
-    user: userOf(input.user, ws.team_id),
+    team: teamOf(ws),
+    user: userOf(input.user, ws.user_team_id),
     channel: channelOf(input.channel),
-    is_enterprise_install: false,
+    ...enterpriseOf(ws),
     callback_id: input.callback_id,
     trigger_id: input.trigger_id ?? newTriggerId(),
     message_ts: input.message.ts,
@@ -261,14 +314,14 @@ export function globalShortcut(
   input: { callback_id: string; user: UserRef; trigger_id?: string } & PayloadWorkspace,
 ): GlobalShortcut {
   const ws = workspace(input);
-  const user = userOf(input.user, ws.team_id);
+  const user = userOf(input.user, ws.user_team_id);
   return {
     type: 'shortcut',
     token: ws.token,
     action_ts: nextTs(),
-    team: { id: ws.team_id, domain: ws.team_domain },
-    user: { id: user.id, username: user.username, team_id: ws.team_id },
-    is_enterprise_install: false,
+    team: teamOf(ws),
+    user: { id: user.id, username: user.username, team_id: ws.user_team_id },
+    ...enterpriseOf(ws),
     callback_id: input.callback_id,
     trigger_id: input.trigger_id ?? newTriggerId(),
   };
@@ -286,14 +339,14 @@ export function viewSubmission(
   const ws = workspace(input);
   return {
     type: 'view_submission',
-    team: { id: ws.team_id, domain: ws.team_domain },
-    user: userOf(input.user, ws.team_id),
+    team: teamOf(ws),
+    user: userOf(input.user, ws.user_team_id),
     api_app_id: ws.api_app_id,
     token: ws.token,
     trigger_id: input.trigger_id ?? newTriggerId(),
     view: viewOutput(input.view, ws),
     response_urls: input.response_urls ?? [],
-    is_enterprise_install: false,
+    ...enterpriseOf(ws),
   };
 }
 
@@ -313,7 +366,7 @@ export function blockSuggestion(
   const view = input.view === undefined ? undefined : viewOutput(input.view, ws);
   return {
     type: 'block_suggestion',
-    user: userOf(input.user, ws.team_id),
+    user: userOf(input.user, ws.user_team_id),
     container:
       input.container ?? (view === undefined ? { type: 'message' } : { type: 'view', view_id: view.id }),
     api_app_id: ws.api_app_id,
@@ -321,8 +374,8 @@ export function blockSuggestion(
     action_id: input.action_id,
     block_id: input.block_id,
     value: input.value,
-    team: { id: ws.team_id, domain: ws.team_domain },
-    is_enterprise_install: false,
+    team: teamOf(ws),
+    ...enterpriseOf(ws),
     ...(input.channel === undefined ? {} : { channel: channelOf(input.channel) }),
     ...(view === undefined ? {} : { view }),
   };
@@ -338,9 +391,13 @@ export function messageEvent(input: {
   ts?: string;
   thread_ts?: string;
   channel_type?: types.GenericMessageEvent['channel_type'];
+  /** The author's workspace; default `T_LOCAL`. */
   team?: string;
+  /** Slack Connect: the author's and the message's source workspace, when another organisation's. */
+  user_team?: string;
+  source_team?: string;
   blocks?: types.GenericMessageEvent['blocks'];
-}): types.GenericMessageEvent {
+}): types.GenericMessageEvent & { user_team?: string; source_team?: string } {
   const ts = input.ts ?? nextTs();
   return {
     type: 'message',
@@ -353,6 +410,8 @@ export function messageEvent(input: {
     team: input.team ?? 'T_LOCAL',
     client_msg_id: `00000000-0000-4000-8000-${ts.replace('.', '').padStart(12, '0').slice(-12)}`,
     channel_type: input.channel_type ?? (input.channel.startsWith('D') ? 'im' : 'channel'),
+    ...(input.user_team === undefined ? {} : { user_team: input.user_team }),
+    ...(input.source_team === undefined ? {} : { source_team: input.source_team }),
     ...(input.blocks === undefined ? {} : { blocks: input.blocks }),
     ...(input.thread_ts === undefined ? {} : { thread_ts: input.thread_ts, parent_user_id: input.user }),
   };
@@ -415,7 +474,10 @@ export interface EventEnvelopeOptions extends PayloadWorkspace {
   event_id?: string;
   /** Seconds since the epoch; default now. */
   event_time?: number;
-  /** Default: the bot of `team_id` (`botUserId`). */
+  /**
+   * The installation the event is for. Default: the bot (`botUserId`) of `team_id`, or of the
+   * enterprise with `team_id: null` for an org-wide install (`is_enterprise_install`).
+   */
   authorizations?: EventAuthorization[];
   /** Bot user the default authorization names; default `U_BOT`. */
   botUserId?: string;
@@ -431,10 +493,13 @@ export function eventEnvelope<E extends { type: string }>(
 ): EnvelopedEvent<E> {
   const ws = workspace(options);
   eventCounter += 1;
+  const enterpriseId = ws.enterprise?.id ?? null;
   return {
     token: ws.token,
     team_id: ws.team_id,
+    ...(enterpriseId === null ? {} : { enterprise_id: enterpriseId }),
     context_team_id: ws.team_id,
+    ...(enterpriseId === null ? {} : { context_enterprise_id: enterpriseId }),
     api_app_id: ws.api_app_id,
     event,
     type: 'event_callback',
@@ -442,11 +507,11 @@ export function eventEnvelope<E extends { type: string }>(
     event_time: options.event_time ?? Math.floor(Date.now() / 1000),
     authorizations: options.authorizations ?? [
       {
-        enterprise_id: null,
-        team_id: ws.team_id,
+        enterprise_id: enterpriseId,
+        team_id: ws.is_enterprise_install ? null : ws.team_id,
         user_id: options.botUserId ?? 'U_BOT',
         is_bot: true,
-        is_enterprise_install: false,
+        is_enterprise_install: ws.is_enterprise_install,
       },
     ],
     is_ext_shared_channel: options.is_ext_shared_channel ?? false,

@@ -1,8 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { listen } from '../listen.ts';
+import { type Answer, type CallFacts, Rulebook, ratelimited, type Verdict } from './enforce.ts';
+import { Lifetimes } from './lifetimes.ts';
 import { handleMethod } from './methods.ts';
+import { newTriggerId } from './payloads.ts';
+import { RateLimiter } from './rateLimits.ts';
 import { parseApiRequest, parseResponseUrlBody, readBody } from './request.ts';
+import { resolveRules } from './rules.ts';
+import { trafficOf } from './traffic.ts';
 import type {
   RecordedCall,
   SlackStandIn,
@@ -10,13 +16,7 @@ import type {
   StoredMessage,
   WaitForOptions,
 } from './types.ts';
-import { SlackWorld } from './world.ts';
-
-interface Answer {
-  status: number;
-  body: Record<string, unknown>;
-  headers?: Record<string, string>;
-}
+import { type Failure, SlackWorld } from './world.ts';
 
 interface Waiter {
   predicate: (call: RecordedCall) => boolean;
@@ -36,10 +36,28 @@ function send(res: ServerResponse, answer: Answer): void {
 }
 
 function failureAnswer(error: string, retryAfterSec: number, notOkStatus: number): Answer {
-  if (error === 'ratelimited') {
-    return { status: 429, body: { ok: false, error }, headers: { 'retry-after': String(retryAfterSec) } };
-  }
+  if (error === 'ratelimited') return ratelimited(retryAfterSec);
   return { status: notOkStatus, body: { ok: false, error } };
+}
+
+/** The answer of a call the rules let through, or refused, or a test scheduled to fail. */
+function verdictAnswer(
+  failure: Failure | undefined,
+  verdict: Verdict,
+  handle: () => Record<string, unknown>,
+): { answer: Answer; refused?: RecordedCall['refused'] } {
+  if (failure !== undefined) {
+    const retryAfterSec = failure.error === 'ratelimited' ? failure.retryAfterSec : undefined;
+    return {
+      answer: failureAnswer(failure.error, failure.retryAfterSec, 200),
+      refused: { by: 'failNext', ...(retryAfterSec === undefined ? {} : { retryAfterSec }) },
+    };
+  }
+  if (verdict.refused !== undefined) {
+    const { answer, by, retryAfterSec } = verdict.refused;
+    return { answer, refused: { by, ...(retryAfterSec === undefined ? {} : { retryAfterSec }) } };
+  }
+  return { answer: { status: 200, body: handle() } };
 }
 
 function describe(call: RecordedCall): string {
@@ -53,6 +71,11 @@ function describe(call: RecordedCall): string {
  */
 export async function startSlackStandIn(options: SlackStandInOptions = {}): Promise<SlackStandIn> {
   const world = new SlackWorld(options);
+  const clock = options.now ?? (() => new Date());
+  const now = () => clock().getTime();
+  const limiter = new RateLimiter();
+  const lifetimes = new Lifetimes();
+  const rulebook = new Rulebook(world, limiter, lifetimes, resolveRules(options.rules));
   const calls: RecordedCall[] = [];
   const responseUrlCalls: RecordedCall[] = [];
   const listeners = new Set<(call: RecordedCall) => void>();
@@ -95,7 +118,7 @@ export async function startSlackStandIn(options: SlackStandInOptions = {}): Prom
   };
 
   const handleApi = async (req: IncomingMessage, url: URL, method: string): Promise<Answer> => {
-    const at = Date.now();
+    const at = now();
     const raw = await readBody(req);
     let parsed: ReturnType<typeof parseApiRequest>;
     try {
@@ -109,18 +132,26 @@ export async function startSlackStandIn(options: SlackStandInOptions = {}): Prom
       record({ method, args: { raw }, at, status: answer.status, response: answer.body }, calls);
       return answer;
     }
+    const facts: CallFacts = {
+      method,
+      args: parsed.args,
+      token: parsed.token,
+      installation: world.installationFor(parsed.token),
+      at,
+    };
     const failure = world.takeFailure(method);
-    const answer: Answer = failure
-      ? failureAnswer(failure.error, failure.retryAfterSec, 200)
-      : {
-          status: 200,
-          body: handleMethod(method, {
-            world,
-            args: parsed.args,
-            token: parsed.token,
-            installation: world.installationFor(parsed.token),
-          }),
-        };
+    const verdict = rulebook.before(facts, failure === undefined);
+    if (failure?.error === 'ratelimited')
+      rulebook.ratelimitedByTest(facts, verdict.workspace, failure.retryAfterSec);
+    const { answer, refused } = verdictAnswer(failure, verdict, () =>
+      handleMethod(method, {
+        world,
+        args: verdict.args,
+        token: parsed.token,
+        installation: facts.installation,
+      }),
+    );
+    rulebook.after(facts, answer.body);
     record(
       {
         method,
@@ -129,6 +160,9 @@ export async function startSlackStandIn(options: SlackStandInOptions = {}): Prom
         at,
         status: answer.status,
         response: answer.body,
+        workspace: verdict.workspace,
+        ...(refused === undefined ? {} : { refused }),
+        ...(verdict.duringRetryAfter ? { duringRetryAfter: true } : {}),
       },
       calls,
     );
@@ -136,7 +170,7 @@ export async function startSlackStandIn(options: SlackStandInOptions = {}): Prom
   };
 
   const handleResponseUrl = async (req: IncomingMessage, path: string): Promise<Answer> => {
-    const at = Date.now();
+    const at = now();
     const raw = await readBody(req);
     let args: Record<string, unknown>;
     try {
@@ -151,15 +185,27 @@ export async function startSlackStandIn(options: SlackStandInOptions = {}): Prom
       return new Promise<Answer>(() => {});
     }
     const failure = world.takeFailure('response_url');
-    const answer: Answer = failure
-      ? failureAnswer(
-          failure.error,
-          failure.retryAfterSec,
-          failure.error === 'expired_url' || failure.error === 'used_url' ? 404 : 400,
-        )
-      : { status: 200, body: { ok: true } };
+    let answer: Answer;
+    let refused: RecordedCall['refused'];
+    if (failure) {
+      const notOk = failure.error === 'expired_url' || failure.error === 'used_url' ? 404 : 400;
+      answer = failureAnswer(failure.error, failure.retryAfterSec, notOk);
+      refused = { by: 'failNext' };
+    } else {
+      const refusal = rulebook.responseUrl(path, at);
+      answer = refusal?.answer ?? { status: 200, body: { ok: true } };
+      if (refusal !== undefined) refused = { by: refusal.by };
+    }
     record(
-      { method: 'response_url', args, path, at, status: answer.status, response: answer.body },
+      {
+        method: 'response_url',
+        args,
+        path,
+        at,
+        status: answer.status,
+        response: answer.body,
+        ...(refused === undefined ? {} : { refused }),
+      },
       responseUrlCalls,
     );
     return answer;
@@ -197,7 +243,36 @@ export async function startSlackStandIn(options: SlackStandInOptions = {}): Prom
     views: world.views,
 
     responseUrl(id = randomUUID()) {
-      return `${origin}/response/${encodeURIComponent(id)}`;
+      const path = `/response/${encodeURIComponent(id)}`;
+      lifetimes.issueResponseUrl(path, now());
+      return `${origin}${path}`;
+    },
+
+    get rules() {
+      return rulebook.rules;
+    },
+
+    setRules(rules) {
+      rulebook.rules = resolveRules(rules, rulebook.rules);
+      return rulebook.rules;
+    },
+
+    issue(payload) {
+      lifetimes.issue(payload, now());
+    },
+
+    triggerId() {
+      const id = newTriggerId();
+      lifetimes.issueTrigger(id, now());
+      return id;
+    },
+
+    traffic() {
+      return trafficOf(all);
+    },
+
+    grantOrgWorkspace(enterpriseId, teamId, granted = true) {
+      world.grant(enterpriseId, teamId, granted);
     },
 
     waitFor(predicate, waitOptions: WaitForOptions = {}) {
@@ -261,6 +336,8 @@ export async function startSlackStandIn(options: SlackStandInOptions = {}): Prom
       all.length = 0;
       holds.clear();
       world.reset();
+      limiter.reset();
+      lifetimes.reset();
     },
 
     close() {

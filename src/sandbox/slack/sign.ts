@@ -36,6 +36,8 @@ export interface SlashCommandFields {
   api_app_id?: string;
   enterprise_id?: string;
   enterprise_name?: string;
+  /** Installed org-wide (Enterprise Grid); sent as the string `true`/`false`. Default false. */
+  is_enterprise_install?: boolean;
   /** Verification token; default {@link LOCAL_VERIFICATION_TOKEN}. */
   token?: string;
 }
@@ -58,7 +60,7 @@ export function slashCommandBody(fields: SlashCommandFields): string {
   form.set('command', fields.command);
   form.set('text', fields.text);
   form.set('api_app_id', fields.api_app_id ?? 'A_LOCAL');
-  form.set('is_enterprise_install', 'false');
+  form.set('is_enterprise_install', String(fields.is_enterprise_install === true));
   form.set('response_url', fields.response_url);
   form.set('trigger_id', fields.trigger_id);
   return form.toString();

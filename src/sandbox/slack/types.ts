@@ -4,6 +4,7 @@
  * The shapes follow what Slack answers (snake_case, `ok` envelopes). They are the stand-in's own
  * types, not the Web API client's response types, so the stand-in stays usable without Bolt.
  */
+import type { SlackRuleName, SlackRules, SlackRulesInput } from './rules.ts';
 
 /** A user as `users.info` returns it (the fields the project reads, and a few more for realism). */
 export interface SlackUser {
@@ -24,6 +25,29 @@ export interface SlackUser {
     real_name: string;
     image_48?: string;
   };
+  /** Enterprise Grid: the person's place in the org (`users.info` answers it for Grid users). */
+  enterprise_user?: {
+    id: string;
+    enterprise_id: string;
+    enterprise_name: string;
+    is_admin: boolean;
+    is_owner: boolean;
+    teams: string[];
+  };
+}
+
+export interface WorkspaceSeed {
+  id: string;
+  name: string;
+  domain: string;
+}
+
+/** An Enterprise Grid org: its `E…` id and its workspaces. */
+export interface OrgSeed {
+  id: string;
+  name: string;
+  domain: string;
+  workspaces: WorkspaceSeed[];
 }
 
 /** A channel of the stand-in's little world; channels never seeded are synthesised on first use. */
@@ -37,6 +61,13 @@ export interface SlackChannel {
   is_archived?: boolean;
   /** deleted: every call naming it answers `channel_not_found` */
   is_deleted?: boolean;
+  /**
+   * Slack Connect: shared with another organisation (`conversations.info` answers `is_shared`,
+   * `is_ext_shared`, `shared_team_ids`); events from it carry `is_ext_shared_channel: true`.
+   */
+  is_ext_shared?: boolean;
+  /** The workspaces it is shared between (the installation's first); default the installation's and the partner's. */
+  shared_team_ids?: string[];
 }
 
 /** A change of a channel's life: archived or back, deleted, the bot removed or invited back. */
@@ -66,6 +97,51 @@ export interface RecordedCall {
   status: number;
   /** Body the stand-in answered (`{ ok: true, … }` or `{ ok: false, error }`). */
   response: Record<string, unknown>;
+  /**
+   * Set when the stand-in refused the call for one of Slack's rules (`rateLimits`, a lifetime), or
+   * because a test scheduled it (`failNext`): which, and the `Retry-After` seconds of a 429.
+   */
+  refused?: { by: SlackRuleName | 'failNext'; retryAfterSec?: number };
+  /** Made while a `Retry-After` the stand-in gave for the same key was still running. */
+  duringRetryAfter?: boolean;
+  /** The workspace a Web API call counted against (an org-wide token: its `team_id`, else the enterprise). */
+  workspace?: string;
+}
+
+/** Counts of one method (or of every method, or `response_url`) in {@link SlackTraffic}. */
+export interface MethodTraffic {
+  calls: number;
+  /** answered `ok: true` */
+  ok: number;
+  /** answered 429 `ratelimited` */
+  ratelimited: number;
+  /** made while a `Retry-After` for the same key was still running */
+  duringRetryAfter: number;
+  /** refused for a lifetime (expired or spent `response_url`, `trigger_id`, workflow token) */
+  expired: number;
+}
+
+/** A call the stand-in refused, in arrival order. */
+export interface Refusal {
+  method: string;
+  at: number;
+  status: number;
+  error: string;
+  by: SlackRuleName | 'failNext';
+  retryAfterSec?: number;
+  workspace?: string;
+  channel?: string;
+}
+
+/** What the stand-in saw: the figures a burst benchmark prints. */
+export interface SlackTraffic {
+  /** By Web API method, and `response_url`. */
+  methods: Record<string, MethodTraffic>;
+  /** Every Web API call and `response_url` POST together. */
+  total: MethodTraffic;
+  refusals: Refusal[];
+  /** Times (stand-in clock, epoch ms) of the messages `chat.postMessage` posted, by channel. */
+  postedAt: Record<string, number[]>;
 }
 
 /** A message of the stand-in's state, as Slack would return it in `conversations.replies`. */
@@ -161,6 +237,19 @@ export interface SlackStandInOptions {
    * a new pair. Default false.
    */
   tokenRotation?: boolean;
+  /**
+   * Slack's rules to enforce (SLACK-FACTS.md): `'strict'` (all, with Slack's numbers), `'off'`
+   * (default: the kind stand-in), or each rule on, off or with numbers of its own. See `rules.ts`.
+   */
+  rules?: SlackRulesInput;
+  /** The clock of every rule and recorded time; default the real one. Tests move it instead of sleeping. */
+  now?: () => Date;
+  /**
+   * Enterprise Grid: the default installation's workspace belongs to this org; with `orgWide` the
+   * default installation is the org-wide install itself (its token speaks for the enterprise),
+   * added to the workspaces `granted` (default all).
+   */
+  enterprise?: OrgSeed & { orgWide?: boolean; granted?: string[] };
 }
 
 export interface FailNextOptions {
@@ -184,7 +273,10 @@ export interface SlackStandIn {
   calls: RecordedCall[];
   /** Every POST to a response URL served by this stand-in. */
   responseUrlCalls: RecordedCall[];
-  /** A response URL served by this stand-in (`${origin}/response/<id>`); a fresh id when omitted. */
+  /**
+   * A response URL served by this stand-in (`${origin}/response/<id>`); a fresh id when omitted.
+   * Its lifetime starts the first time it is minted (or issued), as Slack's starts with the interaction.
+   */
   responseUrl(id?: string): string;
   /**
    * Resolves with the first call — already recorded or future, Web API or `response_url` — that
@@ -213,7 +305,26 @@ export interface SlackStandIn {
   seedMessage(channel: string, message: { user: string; text: string; thread_ts?: string }): StoredMessage;
   /** Archives, unarchives or deletes a channel, or removes or re-invites the bot, as Slack people do. */
   changeChannel(id: string, change: ChannelChange): SlackChannel;
-  /** Clears calls, messages, views, pending failures and holds, and issued installations; keeps the seeds. */
+  /** The rules in force. */
+  readonly rules: SlackRules;
+  /** Turns rules on or off (or gives them numbers) from now on; rules not named stay as they are. */
+  setRules(rules: SlackRulesInput): SlackRules;
+  /**
+   * Slack sends `payload` (a slash command's fields, an interactivity payload, an event envelope):
+   * its `trigger_id`, `response_url`(s) and workflow token start their lifetimes now. Ones never
+   * issued start at their first use.
+   */
+  issue(payload: unknown): void;
+  /** A fresh Slack-looking `trigger_id`, issued now. */
+  triggerId(): string;
+  /** Counts per method, refusals, calls inside a running `Retry-After`, posting times by channel. */
+  traffic(): SlackTraffic;
+  /** An org admin adds the org-wide app to a workspace of its org (or removes it: `granted` false). */
+  grantOrgWorkspace(enterpriseId: string, teamId: string, granted?: boolean): void;
+  /**
+   * Clears calls, messages, views, pending failures and holds, issued installations, rate-limit
+   * buckets and lifetimes; keeps the seeds and the rules.
+   */
   reset(): void;
   close(): Promise<void>;
 }

@@ -1,6 +1,9 @@
 import { nextTs } from './ids.ts';
+import { GRID_ORG, ORG_INSTALLATION } from './organisations.ts';
+import { stringArg } from './request.ts';
 import type {
   FailNextOptions,
+  OrgSeed,
   SlackChannel,
   SlackStandInOptions,
   SlackUser,
@@ -9,7 +12,11 @@ import type {
 } from './types.ts';
 import { defaultUsers } from './users.ts';
 
-/** Who a token speaks for: the default installation, or one issued by `oauth.v2.access`. */
+/**
+ * Who a token speaks for: the default installation, or one issued by `oauth.v2.access`. An
+ * org-wide install (Enterprise Grid) speaks for its enterprise: `teamId` is then the enterprise's
+ * id, and the workspaces it may act in are the org's workspaces the app was added to.
+ */
 export interface Installation {
   teamId: string;
   teamName: string;
@@ -17,6 +24,16 @@ export interface Installation {
   botUserId: string;
   botId: string;
   appId: string;
+  /** Enterprise Grid: the org of the installation's workspace, or the org installed org-wide. */
+  enterprise?: { id: string; name: string; domain: string };
+  /** Installed org-wide (`is_enterprise_install`). */
+  isEnterpriseInstall?: boolean;
+}
+
+/** The workspace a call acts in: an org-wide token's `team_id` (else its enterprise), or the installation's own. */
+export function workspaceOf(installation: Installation, args: Record<string, unknown>): string {
+  if (installation.isEnterpriseInstall) return stringArg(args, 'team_id') ?? installation.teamId;
+  return installation.teamId;
 }
 
 interface PendingFailure {
@@ -46,6 +63,11 @@ export class SlackWorld {
   readonly tokenRotation: boolean;
   private readonly openedDms = new Set<string>();
   private readonly failures = new Map<string, PendingFailure[]>();
+  /** Grid orgs known to the stand-in, by enterprise id */
+  private readonly orgs = new Map<string, OrgSeed>();
+  /** enterprise id → the workspaces an org admin added the org-wide app to */
+  private readonly grants = new Map<string, Set<string>>();
+  private readonly grantSeed = new Map<string, string[]>();
 
   /** Socket Mode: what `apps.connections.open` answers. */
   readonly socketModeUrl: string | undefined;
@@ -54,14 +76,19 @@ export class SlackWorld {
     this.socketModeUrl = options.socketModeUrl;
     this.tokenRotation = options.tokenRotation === true;
     const teamId = options.teamId ?? 'T_LOCAL';
+    const org = options.enterprise;
     this.defaultInstallation = {
-      teamId,
-      teamName: options.teamName ?? 'Local Workspace',
-      teamDomain: 'local',
+      teamId: org?.orgWide ? org.id : teamId,
+      teamName: org?.orgWide ? org.name : (options.teamName ?? 'Local Workspace'),
+      teamDomain: org?.orgWide ? org.domain : 'local',
       botUserId: options.botUserId ?? 'U_BOT',
       botId: options.botId ?? 'B_LOCAL',
       appId: options.appId ?? 'A_LOCAL',
+      ...(org ? { enterprise: { id: org.id, name: org.name, domain: org.domain } } : {}),
+      ...(org?.orgWide ? { isEnterpriseInstall: true } : {}),
     };
+    if (org) this.addOrg(org, org.granted ?? org.workspaces.map((w) => w.id));
+    this.addOrg(GRID_ORG, ORG_INSTALLATION.granted);
     this.userSeed = options.users ?? defaultUsers(teamId);
     this.channelSeed = options.channels ?? [];
     this.reset();
@@ -75,6 +102,8 @@ export class SlackWorld {
     this.refreshTokens.clear();
     this.openedDms.clear();
     this.failures.clear();
+    this.grants.clear();
+    for (const [id, granted] of this.grantSeed) this.grants.set(id, new Set(granted));
     this.users.clear();
     for (const user of this.userSeed) this.users.set(user.id, structuredClone(user));
     this.channels.clear();
@@ -113,14 +142,55 @@ export class SlackWorld {
     return [this.defaultInstallation, ...this.issued.values()];
   }
 
+  /** Makes a Grid org known, its org-wide app added to `granted` (on every reset, too). */
+  addOrg(org: OrgSeed, granted: readonly string[]): void {
+    this.orgs.set(org.id, org);
+    if (!this.grantSeed.has(org.id)) {
+      this.grantSeed.set(org.id, [...granted]);
+      this.grants.set(org.id, new Set(granted));
+    }
+  }
+
+  org(enterpriseId: string): OrgSeed | undefined {
+    return this.orgs.get(enterpriseId);
+  }
+
+  /** An org admin adds the org-wide app to a workspace of the org, or removes it. */
+  grant(enterpriseId: string, teamId: string, granted: boolean): void {
+    const set = this.grants.get(enterpriseId) ?? new Set<string>();
+    if (granted) set.add(teamId);
+    else set.delete(teamId);
+    this.grants.set(enterpriseId, set);
+  }
+
+  /** The workspaces an installation may act in: its own, or for an org-wide install those it was added to. */
+  workspacesOf(installation: Installation): string[] {
+    if (!installation.isEnterpriseInstall || installation.enterprise === undefined)
+      return [installation.teamId];
+    return [...(this.grants.get(installation.enterprise.id) ?? [])];
+  }
+
+  /** Every workspace the stand-in knows: installations', and their orgs'. People of others are external. */
+  private knownTeams(): Set<string> {
+    const teams = new Set<string>();
+    for (const installation of this.installations()) teams.add(installation.teamId);
+    for (const org of this.orgs.values()) for (const workspace of org.workspaces) teams.add(workspace.id);
+    return teams;
+  }
+
   user(id: string): SlackUser | undefined {
     return this.users.get(id);
   }
 
+  /**
+   * The user with this email, as `users.lookupByEmail` finds them: never a person of another
+   * organisation (Slack Connect), whose workspace the stand-in does not know.
+   */
   userByEmail(email: string): SlackUser | undefined {
     const wanted = email.toLowerCase();
+    const known = this.knownTeams();
     for (const user of this.users.values()) {
-      if (user.profile.email?.toLowerCase() === wanted) return user;
+      if (user.profile.email?.toLowerCase() === wanted && known.has(user.team_id)) return user;
     }
     return undefined;
   }
