@@ -1,6 +1,6 @@
 # syntax=docker/dockerfile:1
 # One image for every role: `docker run IMAGE web|worker|all` (default all); compose.yaml runs
-# the web and worker roles from it. Web containers: NODE_OPTIONS=--max-old-space-size=96 (README).
+# the web and worker roles from it. Web containers: NODE_OPTIONS=--max-old-space-size=96 (docs/operations.md).
 # test/docker.test.ts runs these steps on the host (npm ci, build, start, the HEALTHCHECK command).
 
 # Node 24 is the current LTS line.
@@ -39,7 +39,7 @@ USER node
 EXPOSE 3000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
-# SIGTERM stops gracefully: no new requests, active jobs finish (see README, Production).
+# SIGTERM stops gracefully: no new requests, active jobs finish (see docs/operations.md).
 STOPSIGNAL SIGTERM
 ENTRYPOINT ["node", "dist/main.js", "--role"]
 CMD ["all"]

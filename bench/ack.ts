@@ -6,7 +6,6 @@
  *
  *   npm run bench:ack -- [--rates 50,200,500] [--seconds 20 | --count N] [--latency 300]
  *                        [--stall 5000 [--stall-rate 200]] [--runtime tsx|js] [--node-options '…']
- *                        [--no-write]
  *
  * `--runtime js` runs the web role from `npm run build`'s dist/ (as the Docker image does)
  * instead of through tsx. The RSS columns are the web role's (or the baseline's): idle after
@@ -14,10 +13,9 @@
  *
  * Open-loop load: requests leave on a fixed schedule whatever the answers do, and latency is
  * measured from each request's scheduled time, so a slow server cannot hide its queueing.
- * Results are appended to BENCHMARKS.md with the date, the machine and the command.
+ * Prints its report (date, machine, commit, command); BENCHMARKS.md is updated by hand.
  */
 import { randomBytes } from 'node:crypto';
-import { appendFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { Pool } from 'undici';
 import { startEmulator } from '../src/sandbox/emulator/index.ts';
@@ -45,7 +43,6 @@ const { values } = parseArgs({
     runtime: { type: 'string', default: 'tsx' },
     /** NODE_OPTIONS of the web role only (memory experiments, e.g. --max-semi-space-size=4) */
     'node-options': { type: 'string', default: '' },
-    'no-write': { type: 'boolean', default: false },
   },
 });
 const countFor = (rate: number) =>
@@ -202,7 +199,6 @@ async function main() {
   await slack.close();
   const report = render(results);
   process.stdout.write(`\n${report}\n`);
-  if (!values['no-write']) await appendFile(new URL('../BENCHMARKS.md', import.meta.url), `\n${report}\n`);
 }
 
 async function wipe(prefix: string) {

@@ -2,7 +2,8 @@
  * What the cluster's WAIT costs an enqueue: a local Redis Cluster (3 masters, 3 replicas,
  * test/cluster/support/localCluster.ts), the operations queue over 6 shards, sequential enqueues
  * of 50 workspaces with REDIS_CLUSTER_WAIT_REPLICAS=0 and =1, in alternating rounds (the machine
- * is noisy: compare within a round). Prints p50 and p99 of each; nothing is written.
+ * is noisy: compare within a round). Prints the machine and commit, then p50 and p99 of each;
+ * BENCHMARKS.md is updated by hand.
  *
  *   npm run bench:cluster-wait -- [--count 400] [--rounds 3]
  */
@@ -11,6 +12,7 @@ import { createOperationsQueue } from '../src/operations/queue.ts';
 import type { JobInput } from '../src/operations/schemas.ts';
 import { connectRedis, whenReady } from '../src/store/redis.ts';
 import { startLocalCluster } from '../test/cluster/support/localCluster.ts';
+import { machineLine } from './lib/process.ts';
 
 const arg = (name: string, fallback: number) => {
   const at = process.argv.indexOf(`--${name}`);
@@ -21,6 +23,7 @@ const rounds = arg('rounds', 3);
 const pct = (xs: number[], p: number) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))]!.toFixed(2);
 
+console.log(`bench:cluster-wait — ${await machineLine()}; --count ${count} --rounds ${rounds}`);
 const cluster = await startLocalCluster();
 try {
   const target = loadQueueConfig({ REDIS_URL: cluster.url, REDIS_CLUSTER_NODES: cluster.seeds }).redis;

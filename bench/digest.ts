@@ -3,14 +3,13 @@
  * last_activity_at, top-N per group) against the bare pagination walk (`allPosts`) and a
  * materialising baseline (every post kept in an array), in one run, against the emulator.
  *
- *   npm run bench:digest -- [--posts 10000] [--rounds 5] [--no-write]
+ *   npm run bench:digest -- [--posts 10000] [--rounds 5]
  *
  * The emulator runs in this process, seeded through its state API; both walks read the same
  * 200 pages of 50. Memory: heap and RSS are sampled every 5 ms during each walk; "growth" is the
  * peak over the value measured (after a GC when --expose-gc is on) just before the walk.
- * Results are appended to BENCHMARKS.md with the date, the machine and the command.
+ * Prints its report (date, machine, commit, command); BENCHMARKS.md is updated by hand.
  */
-import { appendFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { createCollabClient } from '../src/collab/client.ts';
 import type { Post } from '../src/collab/schemas.ts';
@@ -23,7 +22,6 @@ const { values } = parseArgs({
   options: {
     posts: { type: 'string', default: '10000' },
     rounds: { type: 'string', default: '5' },
-    'no-write': { type: 'boolean', default: false },
   },
 });
 const postCount = Number(values.posts);
@@ -116,7 +114,6 @@ async function main() {
   ];
   const report = lines.join('\n');
   console.log(report);
-  if (!values['no-write']) await appendFile(new URL('../BENCHMARKS.md', import.meta.url), `\n${report}\n`);
 }
 
 await main();

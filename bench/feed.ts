@@ -5,15 +5,14 @@
  * channel with one new post per poll, and per scheduler tick with one and with two workers on the
  * same Redis (a tick runs on exactly one worker).
  *
- *   npm run bench:feed -- [--polls 100] [--ticks 50] [--every 100] [--carded 5] [--no-write]
+ *   npm run bench:feed -- [--polls 100] [--ticks 50] [--every 100] [--carded 5]
  *
  * The bot runs in-process (worker role) against the emulator and the Slack stand-in; polls are
  * `pollFeed` jobs enqueued one after the other, ticks come from the feed's real job scheduler
- * with a short interval. Every request the emulator receives is counted. Results are appended
- * to BENCHMARKS.md with the date, the machine and the command.
+ * with a short interval. Every request the emulator receives is counted. Prints its report
+ * (date, machine, commit, command); BENCHMARKS.md is updated by hand.
  */
 import { randomBytes } from 'node:crypto';
-import { appendFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { type Job, QueueEvents } from 'bullmq';
 import { loadConfig } from '../src/config.ts';
@@ -33,7 +32,6 @@ const { values } = parseArgs({
     ticks: { type: 'string', default: '50' },
     every: { type: 'string', default: '100' },
     carded: { type: 'string', default: '5' },
-    'no-write': { type: 'boolean', default: false },
   },
 });
 const polls = Number(values.polls);
@@ -173,7 +171,6 @@ async function main() {
 
   const report = render(rows, await machineLine());
   process.stdout.write(`\n${report}\n`);
-  if (!values['no-write']) await appendFile(new URL('../BENCHMARKS.md', import.meta.url), `\n${report}\n`);
 }
 
 let enqueued = 0;

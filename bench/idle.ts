@@ -4,16 +4,16 @@
  * An operator runs several workers that are idle most of the day: each one's CPU, its wake-ups
  * and its Redis commands are paid all day.
  *
- *   npm run bench:idle -- [--seconds 30] [--settle 5] [--runtime tsx|js] [--no-write]
+ *   npm run bench:idle -- [--seconds 30] [--settle 5] [--runtime tsx|js]
  *
  * After `--settle` seconds of start-up, over `--seconds`: CPU time of each process (all its
  * threads) as a share of one core, its main thread's wake-ups per second (voluntary context
  * switches: each sleep of the event loop that something ended), and Redis commands per second
  * (INFO commandstats). One process at a time, the worker first.
- * Results are appended to BENCHMARKS.md.
+ * Prints its report (date, machine, commit, command); BENCHMARKS.md is updated by hand.
  */
 import type { ChildProcess } from 'node:child_process';
-import { appendFile, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { startEmulator } from '../src/sandbox/emulator/index.ts';
 import { findOnPath, startPrivateRedis } from '../src/sandbox/redis.ts';
@@ -38,7 +38,6 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '30' },
     settle: { type: 'string', default: '5' },
     runtime: { type: 'string', default: 'js' },
-    'no-write': { type: 'boolean', default: false },
   },
 });
 const SECONDS = Number(values.seconds);
@@ -135,7 +134,4 @@ const report = [
   ),
   '',
 ].join('\n');
-if (!values['no-write']) {
-  await appendFile(new URL('../BENCHMARKS.md', import.meta.url), `\n${report}`);
-  log('appended to BENCHMARKS.md');
-}
+log(`\n${report}`);

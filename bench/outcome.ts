@@ -6,7 +6,7 @@
  * response_url, nothing else.
  *
  *   npm run build && npm run bench:outcome -- [--rates 20,50,200] [--seconds 20] [--latency 100]
- *                                             [--warmup 2] [--rounds 4] [--concurrency N] [--no-write]
+ *                                             [--warmup 2] [--rounds 4] [--concurrency N]
  *                                             [--prof DIR] [--appendfsync off|everysec|always]
  *
  * Open-loop load: requests leave on a fixed schedule whatever the answers do, and every latency is
@@ -18,16 +18,15 @@
  * machine's speed drifts within minutes, and a bot run and a floor run a minute apart compared
  * two machines. The bot's CPU per command (ack and worker, one process) is printed too.
  * The bot runs on a redis-server of the benchmark's own, with no AOF unless `--appendfsync` asks
- * for one (in a temp dir): `always` is what the README tells production to run, and what it costs
+ * for one (in a temp dir): `always` is what docs/operations.md tells production to run, and what it costs
  * a person is the bot's ratio to its floor with it against the same without. Its request budget
  * is set far above the load (COLLAB_RATE_LIMIT): the emulator has no rate limit, and this
  * measures the bot, not the service's limit (the budget's Redis round trip per request is still
  * paid).
- * Results are appended to BENCHMARKS.md.
+ * Prints its report (date, machine, commit, command); BENCHMARKS.md is updated by hand.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { appendFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -48,7 +47,6 @@ const { values } = parseArgs({
     warmup: { type: 'string', default: '2' },
     /** WORKER_CONCURRENCY of the bot, or several (comma separated) run one after the other; default: the bot's own default */
     concurrency: { type: 'string', default: 'default' },
-    'no-write': { type: 'boolean', default: false },
     /** a directory: the bot writes a CPU profile there (node --cpu-prof) */
     prof: { type: 'string' },
     /** turns of the bot and its floor per rate (the measured seconds split among them) */
@@ -351,4 +349,3 @@ const report = [
   ),
 ].join('\n');
 log(`\n${report}`);
-if (!values['no-write']) await appendFile(new URL('../BENCHMARKS.md', import.meta.url), `\n${report}\n`);

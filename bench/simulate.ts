@@ -5,15 +5,14 @@
  * on a redis-server of the benchmark's own (a free port, nothing kept on disk).
  *
  *   npm run bench:simulate -- [--workspaces 1000] [--feeds 5] [--threads 2] [--hours auto]
- *                             [--people 1] [--join-minutes 0] [--no-write]
+ *                             [--people 1] [--join-minutes 0]
  *
- * Prints, and appends to BENCHMARKS.md: requests per 30 s window (never over the limit), people's
+ * Prints (BENCHMARKS.md is updated by hand): requests per 30 s window (never over the limit), people's
  * wait p99, the effective polling interval per workspace (min / max / ratio), Redis memory per
  * poller, and the schedule's overhead per poll (Redis commands, CPU), beside what the queue adds
  * per poll (a BullMQ job, measured here) and what one job scheduler per poller cost before.
  */
 import { randomBytes } from 'node:crypto';
-import { appendFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { Queue, Worker } from 'bullmq';
 import { pollJob } from '../src/jobs/pollDispatch.ts';
@@ -32,7 +31,6 @@ const { values } = parseArgs({
     hours: { type: 'string', default: 'auto' },
     people: { type: 'string', default: '1' },
     'join-minutes': { type: 'string', default: '0' },
-    'no-write': { type: 'boolean', default: false },
   },
 });
 const W = Number(values.workspaces);
@@ -117,32 +115,25 @@ try {
     `| + the queue per poll (one BullMQ job, enqueue and run) | ${queueCost.commands.toFixed(1)} commands |`,
     `| Redis CPU per poll / simulation process CPU per poll (client, emulator, fake clock) | ${r.redisCpuMsPerPoll.toFixed(3)} ms / ${r.simCpuMsPerPoll.toFixed(3)} ms |`,
   ];
-  log('');
-  for (const row of rows) log(row);
+  const argv = process.argv.slice(2).join(' ');
+  log(
+    [
+      '',
+      `### Polling simulation — ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC`,
+      '',
+      `\`npm run bench:simulate${argv ? ` -- ${argv}` : ''}\` — ${machine}`,
+      '',
+      '| | |',
+      '|---|---|',
+      ...rows,
+    ].join('\n'),
+  );
   const ok =
     r.maxPerSlidingWindow <= LIMIT &&
     r.refused429 === 0 &&
     r.feedInterval.ratio <= 1.2 &&
     r.threadInterval.ratio <= 1.2;
   log(`\ninvariants: ${ok ? 'held' : 'BROKEN'}`);
-
-  if (!values['no-write']) {
-    const argv = process.argv.slice(2).join(' ');
-    await appendFile(
-      'BENCHMARKS.md',
-      [
-        '',
-        `### Polling simulation — ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC`,
-        '',
-        `\`npm run bench:simulate${argv ? ` -- ${argv}` : ''}\` — ${machine}`,
-        '',
-        '| | |',
-        '|---|---|',
-        ...rows,
-        '',
-      ].join('\n'),
-    );
-  }
   if (!ok) process.exitCode = 1;
 } finally {
   redis.disconnect();

@@ -4,7 +4,7 @@
  * port, nothing kept on disk), so other users of 127.0.0.1:6379 neither disturb nor see it.
  *
  *   npm run bench:worker -- [--jobs 4000] [--concurrency 1,4,16,64] [--processes 1,2,4]
- *                           [--runtime tsx|js] [--overhead 1000] [--prof DIR] [--heap DIR] [--no-write]
+ *                           [--runtime tsx|js] [--overhead 1000] [--prof DIR] [--heap DIR]
  *                           [--rounds 10] [--trips-only] [--node-options '--max-semi-space-size=32']
  *                           [--floor bare|mark]
  *
@@ -33,11 +33,11 @@
  * allocates per operation.
  * `--node-options` are given to both workers, the bot's and the floor's (the driver keeps Node's
  * defaults), so that a runtime setting is compared like with like.
- * Results are appended to BENCHMARKS.md.
+ * Prints its report (date, machine, commit, command); BENCHMARKS.md is updated by hand.
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { appendFile, mkdir } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Worker } from 'bullmq';
@@ -73,7 +73,6 @@ const { values } = parseArgs({
     prof: { type: 'string' },
     /** a directory: the worker processes write sampling heap profiles there (heapSampler.mjs) */
     heap: { type: 'string' },
-    'no-write': { type: 'boolean', default: false },
     /** only the round trips per operation (bot and floor), nothing written */
     'trips-only': { type: 'boolean', default: false },
     /** interleaved rounds of the bot's worker and its floor (the share of the floor); 0: none */
@@ -594,5 +593,4 @@ async function full() {
     `Queue overhead, one operation at a time (${OVERHEAD_OPS} each): direct client call p50 ${round(over.direct.p50)} / p95 ${round(over.direct.p95)} / p99 ${round(over.direct.p99)} ms; enqueue → worker → completed with the same call p50 ${round(over.queued.p50)} / p95 ${round(over.queued.p95)} / p99 ${round(over.queued.p99)} ms; overhead p50 ${round(over.queued.p50 - over.direct.p50)} ms.`,
   ].join('\n');
   log(`\n${report}\n`);
-  if (!values['no-write']) await appendFile(new URL('../BENCHMARKS.md', import.meta.url), `\n${report}\n`);
 }

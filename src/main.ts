@@ -27,7 +27,7 @@ async function main() {
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(
-        `${error.message}\n\nSet them in the environment (see the README's configuration table) and start again.\n`,
+        `${error.message}\n\nSet them in the environment (see docs/configuration.md) and start again.\n`,
       );
       process.exit(1);
     }

@@ -79,7 +79,7 @@ describe('compose.yaml', () => {
       // Longer than the process's own stop budget: active jobs finish.
       expect(Number.parseInt(service?.stop_grace_period ?? '0', 10)).toBeGreaterThan(STOP_BUDGET_SECONDS);
     }
-    // The web role's recommended heap cap (README, Production: Memory).
+    // The web role's recommended heap cap (docs/operations.md, Memory).
     expect(web?.entrypoint).toContain('--max-old-space-size=96');
   });
 

@@ -2,7 +2,8 @@
  * slack-manifest.yml and the code agree: every command, shortcut callback id and event the code
  * registers is in the manifest, and everything the manifest subscribes to has a listener. The
  * registrations are read through the public seam `registerListeners(app, deps)`, given an app
- * that records them. The bot scopes are the code's list (src/slack/scopes.ts), each in the README.
+ * that records them. The bot scopes are the code's list (src/slack/scopes.ts), each justified in
+ * docs/install.md; every shortcut is in docs/using.md.
  */
 import { readFileSync } from 'node:fs';
 import type { App } from '@slack/bolt';
@@ -50,7 +51,8 @@ interface Manifest {
 }
 
 const manifest = parse(readFileSync(new URL('../slack-manifest.yml', import.meta.url), 'utf8')) as Manifest;
-const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+const usingPage = readFileSync(new URL('../docs/using.md', import.meta.url), 'utf8');
+const installPage = readFileSync(new URL('../docs/install.md', import.meta.url), 'utf8');
 
 type Registration = { kind: string; matcher: unknown };
 
@@ -133,8 +135,8 @@ describe('slack-manifest.yml', () => {
     for (const sub of SUBCOMMANDS) expect(hint, sub).toMatch(new RegExp(`(^|[ |])${sub}\\b`));
   });
 
-  it('lists every shortcut in the README', () => {
-    for (const shortcut of manifest.features.shortcuts) expect(readme).toContain(`| ${shortcut.name} |`);
+  it('lists every shortcut in docs/using.md', () => {
+    for (const shortcut of manifest.features.shortcuts) expect(usingPage).toContain(`| ${shortcut.name} |`);
   });
 
   it('subscribes to exactly the events the code listens to', () => {
@@ -199,7 +201,7 @@ describe('slack-manifest.yml', () => {
     expect(manifest.settings.event_subscriptions.bot_events).toContain('function_executed');
     expect(manifest.settings.function_runtime).toBe('remote');
     expect(manifest.settings.org_deploy_enabled).toBe(true);
-    expect(readme).toContain('Custom steps need a paid Slack plan');
+    expect(usingPage).toContain('Custom steps need a paid Slack plan');
   });
 
   it('has interactivity and options load urls when the code has actions, views or options', () => {
@@ -216,12 +218,12 @@ describe('slack-manifest.yml', () => {
     expect(manifest.features.app_home.home_tab_enabled).toBe(true);
     expect(manifest.features.unfurl_domains?.length).toBeGreaterThan(0);
     expect(manifest.oauth_config.redirect_urls.every((u) => u.endsWith(REDIRECT_PATH))).toBe(true);
-    expect(readme).toContain(INSTALL_PATH);
+    expect(installPage).toContain(INSTALL_PATH);
   });
 
-  it('asks for exactly the bot scopes the code uses, each justified in the README', () => {
+  it('asks for exactly the bot scopes the code uses, each justified in docs/install.md', () => {
     expect([...manifest.oauth_config.scopes.bot].sort()).toEqual([...BOT_SCOPES].sort());
-    for (const scope of BOT_SCOPES) expect(readme, scope).toContain(`| \`${scope}\` |`);
+    for (const scope of BOT_SCOPES) expect(installPage, scope).toContain(`| \`${scope}\` |`);
   });
 
   it('keeps the configuration table in step (sanity: multi-workspace variables documented)', () => {

@@ -1,6 +1,6 @@
 /**
  * The alert rules and the Grafana dashboard in monitoring/: every metric they use is one the bot
- * exports, every alert has its runbook entry in the README, and, when promtool is installed
+ * exports, every alert has its runbook entry in docs/runbook.md, and, when promtool is installed
  * (Debian's `prometheus` package), the rules pass `promtool check rules` and their unit tests
  * (`promtool test rules`), and the dashboard's queries parse as PromQL.
  */
@@ -64,7 +64,7 @@ function metricsIn(expr: string): string[] {
 }
 
 describe('alert rules and dashboard', () => {
-  it('has the alerts operators need, each with a severity, words and a runbook entry in the README', () => {
+  it('has the alerts operators need, each with a severity, words and a runbook entry in docs/runbook.md', () => {
     expect(rules.map((r) => r.alert)).toEqual([
       'CollabSlackQueueBackingUp',
       'CollabSlackJobsFailing',
@@ -73,12 +73,12 @@ describe('alert rules and dashboard', () => {
       'CollabSlackSchedulersStale',
       'CollabSlackRedisDown',
     ]);
-    const runbook = read('README.md').match(/^#### .+$/gm) ?? [];
+    const runbook = read('docs/runbook.md').match(/^## .+$/gm) ?? [];
     for (const rule of rules) {
       expect(['warning', 'critical']).toContain(rule.labels.severity);
       expect(rule.annotations.summary.length).toBeGreaterThan(10);
-      expect(rule.annotations.runbook).toBe(`README.md#${rule.alert.toLowerCase()}`);
-      expect(runbook).toContain(`#### ${rule.alert}`);
+      expect(rule.annotations.runbook).toBe(`docs/runbook.md#${rule.alert.toLowerCase()}`);
+      expect(runbook).toContain(`## ${rule.alert}`);
     }
   });
 

@@ -1,5 +1,5 @@
 /** Starting the bot (or the baseline) as a child process, the way it runs in production. */
-import { type ChildProcess, fork } from 'node:child_process';
+import { type ChildProcess, execFileSync, fork } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
@@ -176,11 +176,24 @@ export function rssSampler(pids: Array<number | undefined>, everyMs = 200) {
   };
 }
 
-/** Machine line for BENCHMARKS.md. */
+/** The machine and the commit a report was measured on, as BENCHMARKS.md's table gives them. */
 export async function machineLine(): Promise<string> {
   const { cpus, totalmem, loadavg } = await import('node:os');
   const cpu = cpus()[0]?.model ?? 'unknown cpu';
-  return `${cpus().length} × ${cpu}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, load average before the run ${loadavg()
+  return `${cpus().length} × ${cpu}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, commit ${commitOf()}, load average before the run ${loadavg()
     .map((l) => l.toFixed(2))
     .join(' ')}`;
+}
+
+/** The checkout's commit, marked when tracked files differ from it (what ran is not that commit). */
+function commitOf(): string {
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: ROOT, encoding: 'utf8' }).trim();
+  try {
+    const head = git('rev-parse', '--short', 'HEAD');
+    return git('status', '--porcelain', '--untracked-files=no') === ''
+      ? head
+      : `${head} with uncommitted changes`;
+  } catch {
+    return 'unknown (not a git checkout)';
+  }
 }

@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { CONFIG_VARIABLES, describeVariable } from '../config.ts';
 
 /** The page that holds the table, from the repository's root. */
-export const CONFIG_PAGE = 'README.md';
+export const CONFIG_PAGE = 'docs/configuration.md';
 
 export const TABLE_START =
   '<!-- generated from src/config.ts by `npm run docs:config`: edit the schema, not this table -->';

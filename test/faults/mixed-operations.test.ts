@@ -1,11 +1,11 @@
 /**
  * The fault suite, run as production runs: 1,000 mixed operations (createPost, createComment,
  * sendDm into a thread, resolve, unresolve) as SIGNED slash commands to the web role, while
- * - web and worker are child processes started as the README says (`node --import tsx
+ * - web and worker are child processes started as docs/operations.md says (`node --import tsx
  *   src/main.ts` with `ROLE=web` / `ROLE=worker`); the worker is SIGKILLed 20 times at random
  *   moments and restarted,
- * - the suite's own Redis (AOF, `appendfsync always`, noeviction: the README's production
- *   settings) is SIGKILLed twice mid-run and restarted,
+ * - the suite's own Redis (AOF, `appendfsync always`, noeviction: the production settings of
+ *   docs/operations.md) is SIGKILLed twice mid-run and restarted,
  * - comments share a few posts, and some land on a post while it is being resolved,
  * - ~5 % of the commands are delivered twice by Slack (same trigger_id),
  * - the emulator answers ~10 % 5xx, ~5 % 429 (half without Retry-After, some with a plain-text

@@ -8,7 +8,7 @@
  * The same for a job that stalled out, whose failure its worker was telling when it was killed:
  * the sweep of stalled-out jobs in the next worker tells it again.
  *
- * The worker is a child process started as the README says (ROLE=worker), SIGKILLed while the
+ * The worker is a child process started as docs/operations.md says (ROLE=worker), SIGKILLed while the
  * Slack stand-in holds its failure message unanswered — a message Slack never got — and started
  * again. The web role is this process's. The failure told again also reaches the person's recent
  * operations on App Home, once.

@@ -4,7 +4,7 @@
  * telling leaves the outcome in its shard's index of pending tellings: another worker's sweep
  * tells it, once; a worker still telling (Slack slow to answer) keeps its telling to itself.
  *
- * The workers are child processes started as the README says (ROLE=worker); the Slack stand-in
+ * The workers are child processes started as docs/operations.md says (ROLE=worker); the Slack stand-in
  * holds the outcome unanswered — a message Slack never got — while one is killed. The web role is
  * this process's. A 1 s lock: the grace before a sweep tells again is the lock's.
  */

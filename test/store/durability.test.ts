@@ -114,7 +114,7 @@ describe('Redis persistence and eviction, checked at start', () => {
     }
   }, 60_000);
 
-  it('a production Redis as the README says (AOF, noeviction) starts; /readyz has no problems', async () => {
+  it('a production Redis as docs/operations.md says (AOF, noeviction) starts; /readyz has no problems', async () => {
     const redis = await own({});
     const started = await startWorker(redis.url, { NODE_ENV: 'production' });
     try {

@@ -1,6 +1,6 @@
 /**
  * A redis-server of the test's own, on a free port, so killing it disturbs nobody else. By
- * default it runs as the README tells production to: AOF on, `appendfsync always`,
+ * default it runs as docs/operations.md tells production to: AOF on, `appendfsync always`,
  * `noeviction`, in a temp dir, so everything it acknowledged survives a SIGKILL and restart.
  * `settings` replace or add redis-server options (e.g. `{ appendonly: 'no' }`).
  */

@@ -1,5 +1,5 @@
 /**
- * A role of the bot as a child process, started the way the README tells an operator to:
+ * A role of the bot as a child process, started the way docs/operations.md tells an operator to:
  * `node --import tsx src/main.ts` with `ROLE=web` or `ROLE=worker` in its environment.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
