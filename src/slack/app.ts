@@ -19,6 +19,7 @@ import { type Logger, scrubText } from '../logger.ts';
 import type { OperationsQueue } from '../operations/queue.ts';
 import type { Store } from '../store/index.ts';
 import type { Workspaces } from '../workspaces/workspaces.ts';
+import { authoriseWorkspace } from './listeners/authorised.ts';
 import type { ListenerSettings } from './listeners/deps.ts';
 import { registerListeners } from './listeners/index.ts';
 import { BOT_SCOPES } from './scopes.ts';
@@ -122,17 +123,8 @@ export function buildSlackApp(deps: SlackAppDeps): App {
     logger.error({ err: error }, 'unhandled listener error');
   });
   if (deps.onAck) countAcks(app, deps.onAck);
-  if (install && deps.store.installations) {
-    const installations = deps.store.installations;
-    // A workspace of an org-wide install has no installation of its own: remember its enterprise,
-    // so the worker finds the bot token from the team id alone.
-    app.use(async ({ context, next }) => {
-      if (context.isEnterpriseInstall && context.enterpriseId && context.teamId) {
-        await installations.rememberEnterprise(context.teamId, context.enterpriseId).catch(() => {});
-      }
-      await next();
-    });
-  }
+  // Before every listener: the workspace each request acts for is the one Bolt authorised.
+  app.use(authoriseWorkspace(install ? deps.store.installations : undefined, logger));
   registerListeners(app, {
     command: slack.slashCommand,
     queue: deps.queue,
