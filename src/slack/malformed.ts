@@ -1,11 +1,13 @@
 /**
  * Malformed Slack requests are refused at once, never handed to Bolt (requestShape.ts says what
- * malformed is), and no request is left unanswered:
+ * malformed is), slow ones are not waited for, and no request is left unanswered:
  *
  * - HTTP: a signed body is read and parsed here, before Bolt's receiver (which reads `ssl_check`
  *   of whatever it parsed, outside any handler); one of the wrong shape gets 400 and a log line.
  *   Everything else goes on to the receiver with the body already read, and Bolt checks the
  *   signature again and answers as it always does (401, 413, its own 400 for unparseable JSON).
+ *   Slack gives up on a request after 3 s: a body still arriving then is answered 408 and its
+ *   connection closed, however long the server's own request timeout (HTTP_REQUEST_TIMEOUT_MS).
  * - Every transport (Socket Mode included): `processEvent` checks the shape again, and a request
  *   no listener acked (an id or type nothing is registered for) is acked as soon as Bolt is done
  *   with it, not left to Bolt's 3 s timer and its 404.
@@ -15,11 +17,16 @@ import { type App, HTTPModuleFunctions, isValidSlackRequest, type ReceiverEvent 
 import type { Logger } from '../logger.ts';
 import { malformedReason } from './requestShape.ts';
 
+/** How long a Slack request's body may take to arrive (Slack stops waiting for the answer at 3 s). */
+export const SLACK_BODY_DEADLINE_MS = 3000;
+
 export interface MalformedSettings {
   endpoint: string;
   signingSecret: string;
   bodyLimit: number;
   logger: Logger;
+  /** default {@link SLACK_BODY_DEADLINE_MS} */
+  deadlineMs?: number;
 }
 
 /** Wraps a receiver's listener: signed requests to `endpoint` with a malformed body get 400. */
@@ -30,22 +37,34 @@ export function refuseMalformed(listener: RequestListener, settings: MalformedSe
       listener(req, res);
       return;
     }
-    check(req, settings).then(
-      (reason) => {
-        if (reason === undefined) {
-          listener(req, res);
-          return;
-        }
-        settings.logger.warn({ reason }, 'malformed Slack request refused');
-        res.writeHead(400, { 'content-type': 'text/plain' }).end('malformed request');
-      },
-      (error: unknown) => {
-        // The body could not be read: answered as Bolt answers it (it cannot be read twice).
-        const tooLarge = HTTPModuleFunctions.isRawBodyError(error) && error.type === 'entity.too.large';
-        settings.logger.warn({ err: error }, 'could not read a Slack request');
-        res.writeHead(tooLarge ? 413 : 400).end();
-      },
-    );
+    const deadline = setTimeout(() => {
+      settings.logger.warn('a Slack request was still arriving after its deadline; closed');
+      if (res.headersSent) {
+        req.socket.destroy();
+        return;
+      }
+      res.writeHead(408, { connection: 'close', 'content-type': 'text/plain' });
+      res.end('request timeout', () => req.socket.destroy());
+    }, settings.deadlineMs ?? SLACK_BODY_DEADLINE_MS);
+    check(req, settings)
+      .finally(() => clearTimeout(deadline))
+      .then(
+        (reason) => {
+          if (reason === undefined) {
+            listener(req, res);
+            return;
+          }
+          settings.logger.warn({ reason }, 'malformed Slack request refused');
+          res.writeHead(400, { 'content-type': 'text/plain' }).end('malformed request');
+        },
+        (error: unknown) => {
+          // The body could not be read: answered as Bolt answers it (it cannot be read twice).
+          const tooLarge = HTTPModuleFunctions.isRawBodyError(error) && error.type === 'entity.too.large';
+          settings.logger.warn({ err: error }, 'could not read a Slack request');
+          // A request past its timeout was answered (408) and closed by node:http already.
+          if (!res.headersSent && !res.destroyed) res.writeHead(tooLarge ? 413 : 400).end();
+        },
+      );
   };
 }
 
