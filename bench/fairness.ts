@@ -5,7 +5,7 @@
  * B's waited, and the bound the queue promises: at most the allowance of A's operations plus
  * those already running when B's was queued (the workers' concurrency).
  *
- *   npm run bench:fairness -- [--flood 400] [--command channels] [--latency 50]
+ *   npm run bench:fairness -- [--flood 400] [--command 'post #engineering Flood | text'] [--latency 50]
  *                             [--rate-limit on|off] [--check]
  *
  * The bot runs in-process (role all, one process) on a redis-server of the benchmark's own,
@@ -33,7 +33,7 @@ import { round, summarize } from './lib/stats.ts';
 const { values } = parseArgs({
   options: {
     flood: { type: 'string', default: '400' },
-    command: { type: 'string', default: 'channels' },
+    command: { type: 'string', default: 'post #engineering Flood | one post of the flood' },
     latency: { type: 'string', default: '50' },
     'rate-limit': { type: 'string', default: 'on' },
     check: { type: 'boolean', default: false },
