@@ -6,6 +6,7 @@
  */
 import { type Config, ConfigError, loadConfigFor, ROLES, type Role } from './config.ts';
 import { createLogger } from './logger.ts';
+import { installSafetyNet } from './ops/processSafety.ts';
 import { startBot } from './runtime.ts';
 
 function roleFromArgs(argv: string[]): Role | undefined {
@@ -35,6 +36,8 @@ async function main() {
   }
   const logger = createLogger({ level: config.logLevel });
   const bot = await startBot(config, logger);
+  // An error nothing caught is logged; an uncaught exception stops the process for its supervisor.
+  installSafetyNet(logger, () => bot.stop());
   logger.info(
     { role: config.role, ...(bot.port !== undefined ? { port: bot.port } : {}) },
     'collab-slack started',

@@ -27,10 +27,17 @@ export function compact<T extends object>(body: T): Partial<T> {
   return out;
 }
 
-/** A path parameter: a non-empty string, percent-encoded so it stays one path segment. */
+/**
+ * A path parameter: a non-empty string, percent-encoded so it stays one path segment. `.` and
+ * `..` are refused: encoding leaves them as they are, and a URL resolves them (`/v2/posts/..`
+ * is `/v2`), so they could only ever name another path than the one meant.
+ */
 export function pathParam(operation: string, name: string, value: unknown): string {
   if (typeof value !== 'string' || value === '') {
     throw errorFromInput(operation, `${name}: expected a non-empty string`);
+  }
+  if (value === '.' || value === '..') {
+    throw errorFromInput(operation, `${name}: "${value}" is not an id`);
   }
   return encodeURIComponent(value);
 }

@@ -20,11 +20,15 @@
  *   again", and the retry hears "already on it" of the job that was added — never a claim
  *   without its job, since key and job are written by one script.
  * - The key is in the queue's keyspace, so on a Redis Cluster it is in the shard's slot.
+ *
+ * Fair shares (fairness.ts): a workspace's operations beyond its allowance of the minute get a
+ * BullMQ priority, which puts them behind everyone's operations in line; still one command.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { Queue, type Telemetry } from 'bullmq';
 import type { KeySpace } from '../store/keys.ts';
 import { isCluster, type Redis, waitReplicas } from '../store/redis.ts';
+import { DEFAULT_FAIRNESS, type FairnessSettings, fairShare } from './fairness.ts';
 import { JOB_SCHEMAS, type JobData, type JobInput, type Operation } from './schemas.ts';
 import { QUEUE_NAME, shardNames, shardOf } from './shards.ts';
 
@@ -52,6 +56,8 @@ export interface QueueSettings extends KeySpace {
   backoffMs: number;
   /** BullMQ telemetry (OpenTelemetry when tracing is on): the enqueue's span and its context in the job */
   telemetry?: Telemetry | undefined;
+  /** each workspace's allowance of operations in line per window (fairness.ts); default 20 a minute */
+  fairness?: FairnessSettings | undefined;
 }
 
 export type EnqueueResult = { status: 'queued'; jobId: string } | { status: 'duplicate'; jobId: string };
@@ -114,6 +120,7 @@ export function createOperationsQueue(connection: Redis, settings: QueueSettings
   });
   const queueFor = (teamId: string) => queues[shardOf(teamId, queues.length)]!;
   const wait = settings.wait && settings.wait.replicas > 0 ? settings.wait : undefined;
+  const fair = fairShare(settings.fairness ?? DEFAULT_FAIRNESS);
 
   return {
     queue: queues[0]!,
@@ -130,9 +137,11 @@ export function createOperationsQueue(connection: Redis, settings: QueueSettings
       // "try again" at once instead, as every other command fails while Redis is away.
       if (!connected(connection))
         throw new Error(`Redis is not connected (${connection.status}): nothing was queued`);
+      const priority = fair.admit(teamId);
       const job = await queue.add(operation, parsed, {
         jobId: attemptId,
         deduplication: { id: deduplicationId, ttl: CLAIM_TTL },
+        ...(priority !== undefined ? { priority } : {}),
       });
       const jobId = job.id ?? attemptId;
       if (jobId !== attemptId) return { status: 'duplicate', jobId };

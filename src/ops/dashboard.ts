@@ -5,6 +5,12 @@
  * read-only unless JOBS_DASHBOARD_WRITE (bull-board refuses retries, removals and cleaning with
  * 405 on a read-only queue). Its modules are loaded only when it is on.
  *
+ * Guessing is throttled per client (loginThrottle.ts: 10 wrong guesses, then 429 until the
+ * ten-minute window ends); no page of it may be framed (`X-Frame-Options: DENY`, CSP
+ * `frame-ancestors 'none'`), so its write buttons cannot be clickjacked; and the job data it
+ * shows has response urls and tokens redacted (each a capability: a response_url posts in a
+ * channel for 30 minutes, a workflow step's token acts as the app).
+ *
  * Bolt's receiver serves it as custom routes: bull-board's Express adapter is a plain
  * `(req, res, next)` handler, and Express already comes with Bolt.
  */
@@ -12,6 +18,8 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { CustomRoute } from '@slack/bolt';
 import type { Queue } from 'bullmq';
+import { scrubText } from '../logger.ts';
+import { type LoginThrottle, loginThrottle } from './loginThrottle.ts';
 
 export const DASHBOARD_PATH = '/jobs';
 
@@ -28,6 +36,7 @@ type Router = (req: IncomingMessage, res: ServerResponse, next: (error?: unknown
 export async function dashboardRoutes(
   queues: readonly Queue[],
   settings: DashboardSettings,
+  throttle: LoginThrottle = loginThrottle(),
 ): Promise<CustomRoute[]> {
   const [{ createBullBoard }, { BullMQAdapter }, { ExpressAdapter }] = await Promise.all([
     import('@bull-board/api'),
@@ -37,7 +46,12 @@ export async function dashboardRoutes(
   const server = new ExpressAdapter();
   server.setBasePath(DASHBOARD_PATH);
   createBullBoard({
-    queues: queues.map((queue) => new BullMQAdapter(queue, { readOnlyMode: !settings.write })),
+    queues: queues.map((queue) => {
+      const adapter = new BullMQAdapter(queue, { readOnlyMode: !settings.write });
+      adapter.setFormatter('data', redactJobData);
+      adapter.setFormatter('returnValue', redactJobData);
+      return adapter;
+    }),
     serverAdapter: server,
     options: { uiConfig: { boardTitle: 'collab-slack jobs' } },
   });
@@ -45,7 +59,17 @@ export async function dashboardRoutes(
   const allowed = credentialsCheck(settings.user, settings.password);
 
   const handler = (req: IncomingMessage, res: ServerResponse) => {
-    if (!allowed(req.headers.authorization)) {
+    for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
+    const client = req.socket.remoteAddress ?? 'unknown';
+    const lockedMs = throttle.lockedFor(client);
+    if (lockedMs > 0) {
+      res.writeHead(429, { 'retry-after': String(Math.ceil(lockedMs / 1000)), 'content-type': 'text/plain' });
+      res.end('too many wrong passwords; try again later');
+      return;
+    }
+    const credentials = req.headers.authorization;
+    if (!allowed(credentials)) {
+      if (credentials !== undefined) throttle.failed(client);
       res.writeHead(401, {
         'www-authenticate': 'Basic realm="collab-slack jobs", charset="UTF-8"',
         'content-type': 'text/plain',
@@ -54,6 +78,7 @@ export async function dashboardRoutes(
       res.end('authentication required');
       return;
     }
+    throttle.succeeded(client);
     // The router serves paths below the mount point, as Express's app.use would hand them over.
     const url = req.url ?? '/';
     req.url = url.slice(DASHBOARD_PATH.length) || '/';
@@ -70,6 +95,38 @@ export async function dashboardRoutes(
     { path: DASHBOARD_PATH, method, handler },
     { path: `${DASHBOARD_PATH}/*rest`, method, handler },
   ];
+}
+
+/** On every answer of the dashboard, credentials asked for or not. */
+const SECURITY_HEADERS = {
+  'x-frame-options': 'DENY',
+  'content-security-policy': "frame-ancestors 'none'",
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+};
+
+/** Job data's fields that are capabilities in themselves: shown as `[redacted]`. */
+const CAPABILITY_FIELD = /^(response_?url|token|bot_access_token|access_token|refresh_token|api_?key)$/i;
+
+/** A Slack response url inside text (an error message, say). */
+const SLACK_RESPONSE_URL = /https:\/\/hooks\.slack\.com\/\S+/g;
+
+/**
+ * Job data as the dashboard shows it: response urls and tokens redacted, at any depth, whether
+ * in a field of their own or inside text (scrubText).
+ */
+export function redactJobData(value: unknown): unknown {
+  if (typeof value === 'string') return scrubText(value).replace(SLACK_RESPONSE_URL, '[redacted]');
+  if (Array.isArray(value)) return value.map(redactJobData);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([key, field]) => [
+      key,
+      CAPABILITY_FIELD.test(key) && field !== undefined && field !== null
+        ? '[redacted]'
+        : redactJobData(field),
+    ]),
+  );
 }
 
 /** Checks an `Authorization: Basic …` header; compares digests so neither length nor content leaks. */

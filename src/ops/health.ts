@@ -57,8 +57,9 @@ export async function readiness(deps: OpsDeps): Promise<Readiness> {
   try {
     // Every master of a cluster: a shard whose master is away is work nobody can take.
     await within(Promise.all(masters(deps.redis).map((node) => node.ping())), CHECK_TIMEOUT_MS);
+    // Waiting in line or, past a workspace's fair share (operations/fairness.ts), behind it.
     const counts = await within(
-      Promise.all(deps.queues.map((queue) => queue.getWaitingCount())),
+      Promise.all(deps.queues.map((queue) => queue.getJobCountByTypes('waiting', 'prioritized'))),
       CHECK_TIMEOUT_MS,
     );
     const waiting = counts.reduce((sum, n) => sum + n, 0);

@@ -164,7 +164,7 @@ export function connectModal(options: { baseUrl?: string | undefined; keySaved: 
         label: plain('API key', 2000),
         hint: plain(
           options.keySaved
-            ? 'A key is saved. Leave this empty to keep it, or paste a new one to replace it.'
+            ? 'A key is saved. Leave this empty to keep it (only while the URL stays on the same server), or paste a new one to replace it.'
             : 'The organisation’s API key. It is checked with a harmless call, then stored encrypted.',
           2000,
         ),

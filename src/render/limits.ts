@@ -4,6 +4,7 @@
  */
 import type { MrkdwnElement, PlainTextElement } from '@slack/types';
 import { cutPlain, truncate } from './cut.ts';
+import { withoutControls } from './text.ts';
 
 export const LIMITS = {
   /** `text` of a section, and of any text object without a smaller limit */
@@ -36,9 +37,9 @@ export const LIMITS = {
   callbackId: 255,
 } as const;
 
-/** A `plain_text` object cut to `max` (never empty: Slack refuses empty text). */
+/** A `plain_text` object cut to `max` (never empty: Slack refuses empty text), without control characters. */
 export function plain(text: string, max: number = LIMITS.sectionText): PlainTextElement {
-  const cut = cutPlain(text, max);
+  const cut = cutPlain(withoutControls(text), max);
   return { type: 'plain_text', text: cut.trim() ? cut : ' ', emoji: true };
 }
 

@@ -10,20 +10,30 @@ export const SENTINEL_OPEN = '\uE000';
 export const SENTINEL_CLOSE = '\uE001';
 export const INDENT_MARK = '\uE002';
 const SENTINELS = /[\uE000-\uE002]/g;
-/** C0 controls except tab and newline, DEL and C1 controls: garbage that Slack shows as boxes. */
-const CONTROL = /[\p{Cc}]/gu;
+/**
+ * What never reaches Slack from text people wrote: C0 controls, DEL and C1 controls (garbage
+ * Slack shows as boxes), and the bidirectional embeddings, overrides and isolates (U+202A–U+202E,
+ * U+2066–U+2069), which reorder what a reader sees: a title could show text that is not the one
+ * written ("Trojan Source"). Marks that only nudge neutral characters (LRM, RLM) stay.
+ */
+const CONTROL = /[\p{Cc}\u202A-\u202E\u2066-\u2069]/gu;
+
+/** Removes control and bidirectional-override characters, keeping `\n` and `\t`. */
+export function withoutControls(text: string): string {
+  return text.replace(CONTROL, (c) => (c === '\n' || c === '\t' ? c : ''));
+}
 
 /** Removes our sentinels, carriage returns and control characters (keeps `\n` and `\t`). */
 export function cleanInput(text: string): string {
-  return text
-    .replace(/\r\n?/g, '\n')
-    .replace(SENTINELS, '')
-    .replace(CONTROL, (c) => (c === '\n' || c === '\t' ? c : ''));
+  return withoutControls(text.replace(/\r\n?/g, '\n').replace(SENTINELS, ''));
 }
 
-/** Slack's three control characters, so service text can never ping, mention or link. */
+/**
+ * Slack's three control characters, so service text can never ping, mention or link; control
+ * characters go too (every piece of service text enters mrkdwn through here).
+ */
 export function escapeMrkdwn(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  return withoutControls(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
 /** Code as a `code span`; code holding a backtick cannot be one in Slack, so it stays escaped text. */
@@ -97,9 +107,9 @@ export function mrkdwnLink(url: string | null | undefined, label: string): strin
   return text && text !== safe ? `<${safe}|${text}>` : `<${safe}>`;
 }
 
-/** One line of plain text: whitespace runs become one space. */
+/** One line of plain text: whitespace runs become one space, control characters go. */
 export function oneLine(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
+  return withoutControls(text.replace(/\s+/g, ' ')).trim();
 }
 
 /**

@@ -7,6 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { loadConfig } from '../config.ts';
 import { createLogger, type Logger } from '../logger.ts';
+import { installSafetyNet } from '../ops/processSafety.ts';
 import { type RunningBot, startBot } from '../runtime.ts';
 import { connectRedis, deleteKeys, whenReady } from '../store/redis.ts';
 import { type SandboxConsole, startConsole } from './console/server.ts';
@@ -273,8 +274,9 @@ function redisLabel(url: string): string {
 /** `npm start` in sandbox mode: start, print the line, stop cleanly on SIGINT/SIGTERM. */
 export async function runSandbox(plan: SandboxPlan, env: Env = process.env): Promise<void> {
   let sandbox: Sandbox;
+  const logger = createLogger({ level: env.LOG_LEVEL ?? 'warn' });
   try {
-    sandbox = await startSandbox({ env, plan });
+    sandbox = await startSandbox({ env, plan, logger });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     process.stderr.write(
@@ -285,6 +287,7 @@ export async function runSandbox(plan: SandboxPlan, env: Env = process.env): Pro
     process.exit(1);
   }
   process.stdout.write(`${sandbox.line}\n`);
+  installSafetyNet(logger, () => sandbox.stop());
 
   let stopping = false;
   const stop = () => {

@@ -11,7 +11,6 @@ import {
   HTTPReceiver,
   type InstallationStore,
   LogLevel,
-  type ReceiverEvent,
   type StateStore,
 } from '@slack/bolt';
 import type { InstallConfig, SlackConfig } from '../config.ts';
@@ -19,8 +18,10 @@ import { type Logger, scrubText } from '../logger.ts';
 import type { OperationsQueue } from '../operations/queue.ts';
 import type { Store } from '../store/index.ts';
 import type { Workspaces } from '../workspaces/workspaces.ts';
+import { authoriseWorkspace } from './listeners/authorised.ts';
 import type { ListenerSettings } from './listeners/deps.ts';
 import { registerListeners } from './listeners/index.ts';
+import { answerEveryRequest, refuseMalformed } from './malformed.ts';
 import { BOT_SCOPES } from './scopes.ts';
 import { refuseFutureTimestamps } from './timestamps.ts';
 
@@ -105,7 +106,15 @@ export function buildSlackApp(deps: SlackAppDeps): App {
       logger: bolt,
       ...(installer ? { ...installer, installerOptions } : {}),
     });
-    receiver.requestListener = refuseFutureTimestamps(receiver.requestListener, EVENTS_PATH);
+    const malformed = {
+      endpoint: EVENTS_PATH,
+      signingSecret: slack.signingSecret!,
+      bodyLimit: BODY_LIMIT_BYTES,
+    };
+    receiver.requestListener = refuseFutureTimestamps(
+      refuseMalformed(receiver.requestListener, { ...malformed, logger }),
+      EVENTS_PATH,
+    );
     return receiver;
   }
   const app = new App({
@@ -121,18 +130,10 @@ export function buildSlackApp(deps: SlackAppDeps): App {
   app.error(async (error) => {
     logger.error({ err: error }, 'unhandled listener error');
   });
-  if (deps.onAck) countAcks(app, deps.onAck);
-  if (install && deps.store.installations) {
-    const installations = deps.store.installations;
-    // A workspace of an org-wide install has no installation of its own: remember its enterprise,
-    // so the worker finds the bot token from the team id alone.
-    app.use(async ({ context, next }) => {
-      if (context.isEnterpriseInstall && context.enterpriseId && context.teamId) {
-        await installations.rememberEnterprise(context.teamId, context.enterpriseId).catch(() => {});
-      }
-      await next();
-    });
-  }
+  const onAck = deps.onAck;
+  answerEveryRequest(app, logger, onAck ? (body, seconds) => onAck(surfaceOf(body), seconds) : undefined);
+  // Before every listener: the workspace each request acts for is the one Bolt authorised.
+  app.use(authoriseWorkspace(install ? deps.store.installations : undefined, logger));
   registerListeners(app, {
     command: slack.slashCommand,
     queue: deps.queue,
@@ -165,22 +166,6 @@ export function surfaceOf(body: Record<string, unknown>): string {
     default:
       return 'other';
   }
-}
-
-/** Wraps each request's ack (HTTP and Socket Mode alike) to report it. */
-function countAcks(app: App, onAck: (surface: string, seconds: number) => void): void {
-  const processEvent = app.processEvent.bind(app);
-  app.processEvent = (event: ReceiverEvent) => {
-    const started = performance.now();
-    const surface = surfaceOf(event.body);
-    return processEvent({
-      ...event,
-      ack: async (response) => {
-        onAck(surface, (performance.now() - started) / 1000);
-        return event.ack(response);
-      },
-    });
-  };
 }
 
 /**

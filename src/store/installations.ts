@@ -20,6 +20,12 @@ export interface RedisInstallationStore extends InstallationStore {
   forTeam(teamId: string): Promise<AnyInstallation | undefined>;
   /** Remembers that a team is served by its enterprise's org-wide installation. */
   rememberEnterprise(teamId: string, enterpriseId: string): Promise<void>;
+  /**
+   * Whether the org-wide installation of `enterpriseId` may act for `teamId`: not when the team
+   * has an installation of its own from outside that enterprise, nor when it is already served by
+   * another enterprise. The first answer yes binds the team to the enterprise (never rebound).
+   */
+  bindEnterprise(teamId: string, enterpriseId: string): Promise<boolean>;
 }
 
 export class InstallationNotFoundError extends Error {
@@ -99,6 +105,13 @@ export function installationStore(
     },
     async rememberEnterprise(teamId, enterpriseId) {
       await redis.set(keys(space, teamId).enterprise(), enterpriseId);
+    },
+    async bindEnterprise(teamId, enterpriseId) {
+      const own = await read(where({ teamId })!);
+      if (own && own.enterprise?.id !== enterpriseId) return false;
+      const key = keys(space, teamId).enterprise();
+      await redis.set(key, enterpriseId, 'NX');
+      return (await redis.get(key)) === enterpriseId;
     },
   };
 }

@@ -95,6 +95,13 @@ describe('input refused before any request', () => {
     ['a thread without members', (c) => c.createThread({ member_ids: [] })],
     ['an empty post id', (c) => c.getPost('')],
     ['an empty thread id', (c) => c.createMessage('', { content_markdown: 'x' })],
+    // `..` and `.` pass encodeURIComponent unchanged, and URLs normalise them away:
+    // /v2/posts/../comments would be /v2/comments.
+    ['a post id ..', (c) => c.createComment('..', { content_markdown: 'x' })],
+    ['a post id .', (c) => c.getPost('.')],
+    ['a post id .. to resolve', (c) => c.resolvePost('..')],
+    ['a thread id ..', (c) => c.createMessage('..', { content_markdown: 'x' })],
+    ['a thread id . to list', (c) => c.listMessages('.')],
   ];
   it.each(cases)('%s', async (_name, call) => {
     const { server, client } = await setup((_req, res) => json(res, 200, {}));

@@ -236,9 +236,12 @@ describe('through signed HTTP into the web role', () => {
     }
   }, 60_000);
 
-  it('broken shortcut, view and block-action payloads are acked and enqueue nothing', async () => {
+  // A body whose envelope Bolt reads is refused at the door (400, slack/requestShape.ts); one
+  // Bolt can route reaches its listener, which answers it (200). Nothing else, ever.
+  const answered = (status: number) => status === 200 || status === 400;
+
+  it('broken shortcut, view and block-action payloads are answered at once and enqueue nothing', async () => {
     await h.bot.queue.queue.obliterate({ force: true });
-    // No `null` here: Bolt itself cannot route a `channel: null` (see the last test).
     const junk = fc.oneof(fc.constant(undefined), fc.string({ maxLength: 20 }), fc.integer());
     const shortcuts = fc.sample(
       fc.record({
@@ -261,7 +264,7 @@ describe('through signed HTTP into the web role', () => {
         message: s.message,
       };
       const res = await postToBolt(h.baseUrl, h.signingSecret, 'interaction', interactionBody(payload));
-      expect(res.status, JSON.stringify(payload)).toBe(200);
+      expect(answered(res.status), `${res.status} ${JSON.stringify(payload)}`).toBe(true);
     }
     // The global shortcut: no channel, no message; a broken user or trigger opens nothing.
     const globals = fc.sample(fc.record({ user: fc.record({ id: junk }), trigger: junk }), {
@@ -277,7 +280,7 @@ describe('through signed HTTP into the web role', () => {
         user: g.user,
       };
       const res = await postToBolt(h.baseUrl, h.signingSecret, 'interaction', interactionBody(payload));
-      expect(res.status, JSON.stringify(payload)).toBe(200);
+      expect(answered(res.status), `${res.status} ${JSON.stringify(payload)}`).toBe(true);
     }
     const views = fc.sample(
       fc.record({
@@ -303,7 +306,7 @@ describe('through signed HTTP into the web role', () => {
         },
       };
       const res = await postToBolt(h.baseUrl, h.signingSecret, 'interaction', interactionBody(payload));
-      expect(res.status, JSON.stringify(payload)).toBe(200);
+      expect(answered(res.status), `${res.status} ${JSON.stringify(payload)}`).toBe(true);
     }
     const clicks = fc.sample(
       fc.record({
@@ -325,7 +328,7 @@ describe('through signed HTTP into the web role', () => {
         actions: [{ type: 'button', action_id: c.action, block_id: 'b', value: c.value }],
       };
       const res = await postToBolt(h.baseUrl, h.signingSecret, 'interaction', interactionBody(payload));
-      expect(res.status, JSON.stringify(payload)).toBe(200);
+      expect(answered(res.status), `${res.status} ${JSON.stringify(payload)}`).toBe(true);
     }
     expect((await queuedJobs(h)).map((j) => `${j.name} ${JSON.stringify(j.data)}`)).toEqual([]);
   }, 60_000);
@@ -352,10 +355,10 @@ describe('through signed HTTP into the web role', () => {
     expect((await queuedJobs(h)).map((j) => `${j.name} ${JSON.stringify(j.data)}`)).toEqual([]);
   }, 60_000);
 
-  it('payloads Bolt itself cannot route (a null channel or user, a numeric channel) get its 500, enqueue nothing, and the server keeps answering', async () => {
+  it('payloads Bolt itself cannot route (a null channel or user, a numeric channel) get 400 at once, enqueue nothing, and the server keeps answering', async () => {
     await h.bot.queue.queue.obliterate({ force: true });
     // Bolt reads `channel.id` / `user.id` while routing, before any listener or middleware runs:
-    // a TypeError there is answered 500 by its receiver. Slack never sends these shapes.
+    // a TypeError there was its receiver's 500. The shape is checked before Bolt sees it now.
     const shortcut = {
       type: 'message_action',
       callback_id: SHORTCUTS.createPostFromMessage,
@@ -383,7 +386,7 @@ describe('through signed HTTP into the web role', () => {
         team_id: TEAM,
       }),
     );
-    expect([a.status, b.status, c.status]).toEqual([500, 500, 500]);
+    expect([a.status, b.status, c.status]).toEqual([400, 400, 400]);
     expect(await queuedJobs(h)).toEqual([]);
     const help = await postToBolt(
       h.baseUrl,

@@ -4,7 +4,8 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.ts';
-import { credentialsCheck } from '../../src/ops/dashboard.ts';
+import { credentialsCheck, redactJobData } from '../../src/ops/dashboard.ts';
+import { loginThrottle } from '../../src/ops/loginThrottle.ts';
 import { type Harness, startHarness } from '../support/harness.ts';
 
 const USER = 'ops';
@@ -118,5 +119,93 @@ describe('the jobs dashboard', () => {
     expect(allowed(undefined)).toBe(false);
     expect(allowed('Bearer x')).toBe(false);
     expect(allowed(basic(USER, PASSWORD.slice(0, -1)))).toBe(false);
+  });
+
+  it('may not be framed: X-Frame-Options DENY and CSP frame-ancestors none, asked for credentials or not', async () => {
+    h = await startHarness({ worker: false, env: dashboardEnv() });
+    for (const headers of [{}, { authorization: basic(USER, PASSWORD) }] as Array<Record<string, string>>) {
+      const response = await fetch(`${h.baseUrl}/jobs`, { headers });
+      expect(response.headers.get('x-frame-options')).toBe('DENY');
+      expect(response.headers.get('content-security-policy')).toBe("frame-ancestors 'none'");
+    }
+  });
+
+  it('locks a client out after 10 wrong passwords: 429 with Retry-After, even for the right one; others go on', async () => {
+    h = await startHarness({ worker: false, env: dashboardEnv() });
+    const wrong = { authorization: basic(USER, 'wrong-password-of-some-length') };
+    const right = { authorization: basic(USER, PASSWORD) };
+    // Asking without credentials (a browser's first request) is no guess.
+    for (let i = 0; i < 3; i++) expect((await fetch(`${h.baseUrl}/jobs`)).status).toBe(401);
+    for (let i = 0; i < 10; i++) {
+      expect((await fetch(`${h.baseUrl}/jobs`, { headers: wrong })).status).toBe(401);
+    }
+    const locked = await fetch(`${h.baseUrl}/jobs`, { headers: right });
+    expect(locked.status).toBe(429);
+    expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect((await fetch(`${h.baseUrl}/jobs/api/queues`, { headers: wrong })).status).toBe(429);
+    // Another client (another address: IPv6 loopback) is not locked out.
+    const elsewhere = await fetch(`http://[::1]:${h.bot.port}/jobs`, { headers: right });
+    expect(elsewhere.status).toBe(200);
+  });
+
+  it('throttles per client within a window, forgets at its end, clears on success, and remembers few', () => {
+    let now = 0;
+    const throttle = loginThrottle({ maxFailures: 3, windowMs: 1000, maxClients: 2 }, () => now);
+    throttle.failed('a');
+    throttle.failed('a');
+    throttle.succeeded('a');
+    throttle.failed('a');
+    throttle.failed('a');
+    expect(throttle.lockedFor('a')).toBe(0);
+    throttle.failed('a');
+    expect(throttle.lockedFor('a')).toBe(1000);
+    now = 600;
+    expect(throttle.lockedFor('a')).toBe(400);
+    expect(throttle.lockedFor('b')).toBe(0);
+    now = 1000;
+    expect(throttle.lockedFor('a')).toBe(0);
+    for (const client of ['c', 'd', 'e']) for (let i = 0; i < 3; i++) throttle.failed(client);
+    expect(['c', 'd', 'e'].map((c) => throttle.lockedFor(c) > 0)).toEqual([false, true, true]);
+  });
+
+  it('shows job data with response urls and tokens redacted', async () => {
+    h = await startHarness({ worker: false, env: dashboardEnv() });
+    const responseUrl = 'https://hooks.slack.com/commands/T1/123/secret-capability';
+    const origin = {
+      teamId: 'T_LOCAL',
+      userId: 'U_ADA',
+      slackChannel: 'C_GENERAL',
+      responseUrl,
+      receivedAt: Date.now(),
+      source: 'command',
+    };
+    const later = { delay: 3_600_000 };
+    const queue = h.bot.queue.queue;
+    const listed = await queue.add('listChannels', { origin }, later);
+    const step = await queue.add(
+      'runWorkflowStep',
+      { teamId: 'T_LOCAL', callbackId: 'c', executionId: 'Fx1', token: 'xwfp-step-token', inputs: {} },
+      later,
+    );
+    const read = async (path: string) =>
+      (
+        await fetch(`${h!.baseUrl}/jobs/api/${path}`, { headers: { authorization: basic(USER, PASSWORD) } })
+      ).text();
+    const pages = [
+      await read('queues?activeQueue=operations&status=delayed&page=1&jobsPerPage=10'),
+      await read(`queues/operations/${listed.id}`),
+      await read(`queues/operations/${step.id}`),
+    ];
+    expect(pages[0]).toContain(listed.id);
+    for (const page of pages) {
+      expect(page).not.toContain('secret-capability');
+      expect(page).not.toContain('xwfp-step-token');
+    }
+    expect(pages[1]).toContain('"responseUrl":"[redacted]"');
+    expect(redactJobData({ error: `posting to ${responseUrl} failed`, n: 1, list: [null] })).toEqual({
+      error: 'posting to [redacted] failed',
+      n: 1,
+      list: [null],
+    });
   });
 });

@@ -69,6 +69,18 @@ describe('installation store', () => {
     ).rejects.toThrow(/no installation/);
   });
 
+  it('binds a workspace to the one org install that may serve it, never to a second, never over its own', async () => {
+    await store().storeInstallation(orgInstall);
+    expect(await store().bindEnterprise('T_NEW_IN_ORG', 'E_ORG')).toBe(true);
+    expect((await store().forTeam('T_NEW_IN_ORG'))?.bot?.token).toBe('xoxb-test-enterprise');
+    // Bound: another enterprise's install does not serve it, and does not rebind it.
+    expect(await store().bindEnterprise('T_NEW_IN_ORG', 'E_ELSEWHERE')).toBe(false);
+    expect(await store().bindEnterprise('T_NEW_IN_ORG', 'E_ORG')).toBe(true);
+    // A workspace installed on its own, outside the enterprise, is never served by the org's install.
+    expect(await store().bindEnterprise('T_SOLO', 'E_ORG')).toBe(false);
+    expect((await store().forTeam('T_SOLO'))?.bot?.token).toBe('xoxb-test-solo');
+  });
+
   it('stores no token in clear', async () => {
     const found: string[] = [];
     // Every master of a cluster holds some of the keys.

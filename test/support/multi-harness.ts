@@ -65,8 +65,15 @@ export interface MultiHarness {
 }
 
 export async function startMultiHarness(
-  options: { env?: Record<string, string>; resolve?: Resolve; slack?: SlackStandInOptions } = {},
+  options: {
+    env?: Record<string, string>;
+    resolve?: Resolve;
+    slack?: SlackStandInOptions;
+    /** a Redis of the test's own (default the tests' shared one) */
+    redisUrl?: string;
+  } = {},
 ): Promise<MultiHarness> {
+  const redisUrl = options.redisUrl ?? REDIS_URL;
   const prefix = `test-multi-${randomBytes(6).toString('hex')}`;
   const signingSecret = `test-signing-${randomBytes(8).toString('hex')}`;
   const secrets = {
@@ -86,7 +93,7 @@ export async function startMultiHarness(
     ENCRYPTION_KEY: secrets.encryptionKey,
     SLACK_API_URL: slack.url,
     NODE_ENV: 'test',
-    REDIS_URL,
+    REDIS_URL: redisUrl,
     QUEUE_PREFIX: prefix,
     PORT: '0',
     COLLAB_TIMEOUT_MS: '2000',
@@ -101,10 +108,10 @@ export async function startMultiHarness(
   const logger = createLogger({ level: config.logLevel }, logs.stream);
   const bot = await startBot(config, logger, options.resolve ? { resolve: options.resolve } : {});
   const baseUrl = `http://127.0.0.1:${bot.port}`;
-  const redis = connectRedis(REDIS_URL, 'producer');
+  const redis = connectRedis(redisUrl, 'producer');
   await whenReady(redis);
   const queueEvents = new QueueEvents('operations', {
-    connection: connectRedis(REDIS_URL, 'worker'),
+    connection: connectRedis(redisUrl, 'worker'),
     prefix,
   });
   await queueEvents.waitUntilReady();

@@ -6,6 +6,7 @@
  */
 import type { AllMiddlewareArgs, BlockAction, SlackActionMiddlewareArgs } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
+import { authorisedTeam } from './authorised.ts';
 import type { ListenerDeps } from './deps.ts';
 import { withDeadline } from './shared.ts';
 
@@ -94,7 +95,7 @@ export function settingsButton(
   return async (args: ButtonArgs): Promise<void> => {
     const { body, ack, client, context } = args;
     await ack();
-    const teamId = context.teamId ?? body.team?.id ?? body.user.team_id;
+    const teamId = authorisedTeam(context);
     if (!teamId) return;
     const press = { args, teamId, userId: body.user.id };
     try {

@@ -8,7 +8,10 @@ import { CardRef } from '../../operations/schemas.ts';
 
 const id = z.string().min(1).max(500);
 
-/** Slack's `team` object: null for some Enterprise Grid installs, where `user.team_id` says it. */
+/**
+ * Slack's `team` object: null for some Enterprise Grid installs. Read for its shape only: the
+ * workspace a listener acts for is the one Bolt authorised (authorised.ts).
+ */
 const Team = z.looseObject({ id }).nullish();
 const User = z.looseObject({ id, team_id: id.optional() });
 
@@ -111,14 +114,6 @@ export const BlockSuggestionBody = z.looseObject({
   value: z.string().max(500).optional().default(''),
 });
 export type BlockSuggestionBody = z.infer<typeof BlockSuggestionBody>;
-
-/** The workspace of an interaction: `team.id`, or the person's team on Enterprise Grid. */
-export function teamOf(body: {
-  team?: { id: string } | null | undefined;
-  user: { team_id?: string | undefined };
-}) {
-  return body.team?.id ?? body.user.team_id;
-}
 
 /* -------------------------------------------------------- private metadata */
 

@@ -6,6 +6,7 @@ import type { AllMiddlewareArgs, BlockAction, SlackActionMiddlewareArgs } from '
 import { tellNow } from '../../../jobs/delivery.ts';
 import { problem } from '../../../render/messages.ts';
 import { parseCardActionValue } from '../../../render/postCard.ts';
+import { authorisedTeam } from '../authorised.ts';
 import type { ListenerDeps } from '../deps.ts';
 import { enqueue, NOT_UNDERSTOOD, NOT_UNDERSTOOD_HINT, QUEUE_DOWN } from '../shared.ts';
 import { buttonKey, buttonOrigin, readMessageClick } from './click.ts';
@@ -13,8 +14,8 @@ import { buttonKey, buttonOrigin, readMessageClick } from './click.ts';
 type Args = SlackActionMiddlewareArgs<BlockAction> & AllMiddlewareArgs;
 
 export function cardStateButton(deps: ListenerDeps, operation: 'resolvePost' | 'unresolvePost') {
-  return async ({ body, action, ack, respond, client }: Args): Promise<void> => {
-    const click = readMessageClick(body, action);
+  return async ({ body, action, ack, respond, client, context }: Args): Promise<void> => {
+    const click = readMessageClick(body, action, authorisedTeam(context));
     const card = click ? parseCardActionValue(click.value) : undefined;
     if (!click || !card) {
       await ack();

@@ -1,9 +1,10 @@
 /**
  * What a click in a message tells us, validated: who, where (the message and its channel),
- * how to answer (the response url), and which action with which value.
+ * how to answer (the response url), and which action with which value. The workspace is the one
+ * Bolt authorised (authorised.ts), never the payload's.
  */
 import type { Origin } from '../../../operations/schemas.ts';
-import { ButtonAction, MessageActionBody, teamOf } from '../payloads.ts';
+import { ButtonAction, MessageActionBody } from '../payloads.ts';
 
 export interface MessageClick {
   teamId: string;
@@ -19,11 +20,14 @@ export interface MessageClick {
   value: string;
 }
 
-export function readMessageClick(body: unknown, action: unknown): MessageClick | undefined {
+export function readMessageClick(
+  body: unknown,
+  action: unknown,
+  teamId: string | undefined,
+): MessageClick | undefined {
   const b = MessageActionBody.safeParse(body);
   const a = ButtonAction.safeParse(action);
   if (!b.success || !a.success) return undefined;
-  const teamId = teamOf(b.data);
   const slackChannel = b.data.channel?.id ?? b.data.container?.channel_id;
   const ts = b.data.message?.ts ?? b.data.container?.message_ts;
   const threadTs = b.data.message?.thread_ts;

@@ -7,6 +7,7 @@ import { tellNow } from '../../../jobs/delivery.ts';
 import { problem } from '../../../render/messages.ts';
 import { commentModal } from '../../../render/modals.ts';
 import { parseCardActionValue } from '../../../render/postCard.ts';
+import { authorisedTeam } from '../authorised.ts';
 import type { ListenerDeps } from '../deps.ts';
 import { encodeMetadata } from '../payloads.ts';
 import { NOT_UNDERSTOOD, NOT_UNDERSTOOD_HINT } from '../shared.ts';
@@ -15,9 +16,9 @@ import { readMessageClick } from './click.ts';
 type Args = SlackActionMiddlewareArgs<BlockAction> & AllMiddlewareArgs;
 
 export function commentButton(deps: ListenerDeps) {
-  return async ({ body, action, ack, respond, client }: Args): Promise<void> => {
+  return async ({ body, action, ack, respond, client, context }: Args): Promise<void> => {
     await ack();
-    const click = readMessageClick(body, action);
+    const click = readMessageClick(body, action, authorisedTeam(context));
     const card = click ? parseCardActionValue(click.value) : undefined;
     if (!click || !card) {
       deps.logger.warn('malformed comment button click');

@@ -7,6 +7,7 @@ import type { View } from '@slack/types';
 import { helpMessage } from '../../../render/help.ts';
 import { LIMITS, plain } from '../../../render/limits.ts';
 import { createPostModal } from '../../../render/modals.ts';
+import { authorisedTeam } from '../authorised.ts';
 import { HELP_GROUPS } from '../commands/subcommands/index.ts';
 import type { ListenerDeps } from '../deps.ts';
 import { encodeMetadata } from '../payloads.ts';
@@ -53,7 +54,7 @@ export function homeHelpButton(deps: ListenerDeps) {
 export function homeNotifyButton(deps: ListenerDeps) {
   return async ({ body, ack, action, context, client }: Args): Promise<void> => {
     await ack();
-    const teamId = context.teamId ?? body.team?.id;
+    const teamId = authorisedTeam(context);
     if (!teamId) return;
     const on = 'value' in action && action.value === 'on';
     const state = await homeState(deps, client, teamId, body.user.id);

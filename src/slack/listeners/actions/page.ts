@@ -8,6 +8,7 @@ import { tellNow } from '../../../jobs/delivery.ts';
 import type { JobInput } from '../../../operations/schemas.ts';
 import { problem } from '../../../render/messages.ts';
 import type { PageState } from '../../../store/pages.ts';
+import { authorisedTeam } from '../authorised.ts';
 import type { ListenerDeps } from '../deps.ts';
 import { enqueue, NOT_UNDERSTOOD, NOT_UNDERSTOOD_HINT, QUEUE_DOWN, STORE_DOWN } from '../shared.ts';
 import { buttonKey, buttonOrigin, readMessageClick } from './click.ts';
@@ -17,8 +18,8 @@ type Args = SlackActionMiddlewareArgs<BlockAction> & AllMiddlewareArgs;
 export const LIST_EXPIRED = 'This list has expired; run the command again.';
 
 export function pageButton(deps: ListenerDeps) {
-  return async ({ body, action, ack, respond, client }: Args): Promise<void> => {
-    const click = readMessageClick(body, action);
+  return async ({ body, action, ack, respond, client, context }: Args): Promise<void> => {
+    const click = readMessageClick(body, action, authorisedTeam(context));
     const answer = (text: string, hint?: string) =>
       tellNow(
         {

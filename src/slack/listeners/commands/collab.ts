@@ -11,6 +11,7 @@ import type { Origin } from '../../../operations/schemas.ts';
 import { helpMessage } from '../../../render/help.ts';
 import { type Outcome, problem, working } from '../../../render/messages.ts';
 import { createPostModal } from '../../../render/modals.ts';
+import { authorisedTeam } from '../authorised.ts';
 import type { ListenerDeps } from '../deps.ts';
 import { settingsRefusal } from '../guard.ts';
 import { CommandBody, encodeMetadata } from '../payloads.ts';
@@ -33,12 +34,14 @@ export function plan(command: Command, origin: Origin): Plan {
 
 export function collabCommand(deps: ListenerDeps) {
   return async (args: Args): Promise<void> => {
-    const { body, ack } = args;
+    const { body, ack, context } = args;
     const ephemeral = (message: Outcome) => ack({ response_type: 'ephemeral', ...message });
 
     const read = CommandBody.safeParse(body);
-    if (!read.success) {
-      deps.logger.warn({ issues: read.error.issues.length }, 'malformed slash command payload');
+    // The workspace Bolt authorised (authorised.ts), never the body's `team_id`.
+    const teamId = authorisedTeam(context);
+    if (!read.success || !teamId) {
+      deps.logger.warn({ issues: read.error?.issues.length ?? 0 }, 'malformed slash command payload');
       await ephemeral(problem(NOT_UNDERSTOOD, NOT_UNDERSTOOD_HINT));
       return;
     }
@@ -49,7 +52,7 @@ export function collabCommand(deps: ListenerDeps) {
       return;
     }
     const origin: Origin = {
-      teamId: command.team_id,
+      teamId,
       userId: command.user_id,
       slackChannel: command.channel_id,
       responseUrl: command.response_url,

@@ -4,14 +4,15 @@
  * Bolt acks this event itself and skips authorization for it (the token is already dead).
  */
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
+import { authorisedTeam } from '../authorised.ts';
 import type { ListenerDeps } from '../deps.ts';
 import { forgetWorkspace } from '../workspace.ts';
 
 type Args = SlackEventMiddlewareArgs<'app_uninstalled'> & AllMiddlewareArgs;
 
 export function appUninstalledListener(deps: ListenerDeps) {
-  return async ({ body, context }: Args): Promise<void> => {
-    const teamId = context.teamId ?? body.team_id;
+  return async ({ context }: Args): Promise<void> => {
+    const teamId = authorisedTeam(context);
     try {
       if (context.isEnterpriseInstall && context.enterpriseId) {
         await deps.store.installations?.deleteInstallation({

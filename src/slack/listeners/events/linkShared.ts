@@ -6,6 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
+import { authorisedTeam } from '../authorised.ts';
 import type { ListenerDeps } from '../deps.ts';
 import { enqueue } from '../shared.ts';
 
@@ -14,8 +15,8 @@ type Args = SlackEventMiddlewareArgs<'link_shared'> & AllMiddlewareArgs;
 const MAX_LINKS = 10;
 
 export function linkSharedListener(deps: ListenerDeps) {
-  return async ({ event, body, context }: Args): Promise<void> => {
-    const teamId = context.teamId ?? body.team_id;
+  return async ({ event, context }: Args): Promise<void> => {
+    const teamId = authorisedTeam(context);
     if (!teamId) return;
     const links = event.links
       .filter((l) => typeof l.url === 'string' && l.url.length <= 3000)

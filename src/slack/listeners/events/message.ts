@@ -6,6 +6,7 @@
  * Bots, the bot itself, edits, deletions and other subtypes are ignored.
  */
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
+import { authorisedTeam } from '../authorised.ts';
 import type { ListenerDeps } from '../deps.ts';
 import { MessageEvent } from '../payloads.ts';
 import { enqueue } from '../shared.ts';
@@ -18,7 +19,7 @@ type Args = SlackEventMiddlewareArgs<'message'> & AllMiddlewareArgs;
 const REPLY_SUBTYPES = new Set([undefined, 'thread_broadcast']);
 
 export function messageListener(deps: ListenerDeps) {
-  return async ({ event, body, context, client }: Args): Promise<void> => {
+  return async ({ event, context, client }: Args): Promise<void> => {
     const read = MessageEvent.safeParse(event);
     if (!read.success) {
       deps.logger.debug({ issues: read.error.issues.length }, 'message event not read');
@@ -28,7 +29,7 @@ export function messageListener(deps: ListenerDeps) {
     if (!REPLY_SUBTYPES.has(message.subtype)) return;
     if (message.bot_id || !message.user || message.user === context.botUserId) return;
     if (!message.thread_ts || message.thread_ts === message.ts) return;
-    const teamId = typeof body.team_id === 'string' && body.team_id !== '' ? body.team_id : context.teamId;
+    const teamId = authorisedTeam(context);
     if (!teamId) return;
 
     const reply = { ...message, user: message.user, thread_ts: message.thread_ts };

@@ -7,6 +7,7 @@
  */
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
 import type { JobInput } from '../../../operations/schemas.ts';
+import { authorisedTeam } from '../authorised.ts';
 import type { ListenerDeps } from '../deps.ts';
 import { enqueue } from '../shared.ts';
 
@@ -31,7 +32,6 @@ export const CHANNEL_CHANGES: Record<ChannelEvent, Change> = {
 };
 
 interface Envelope {
-  team_id?: string;
   event_id?: string;
   event_time?: number;
 }
@@ -43,17 +43,16 @@ async function changed(
   slackChannel: unknown,
   change: Change,
 ): Promise<void> {
-  const team = teamId ?? envelope.team_id;
-  if (!team || typeof slackChannel !== 'string' || slackChannel === '') return;
+  if (!teamId || typeof slackChannel !== 'string' || slackChannel === '') return;
   const at = typeof envelope.event_time === 'number' ? envelope.event_time * 1000 : Date.now();
   const key = envelope.event_id ?? `${slackChannel}:${change}:${at}`;
-  await enqueue(deps, 'slackChannelChanged', { teamId: team, slackChannel, change, at }, `channel:${key}`);
+  await enqueue(deps, 'slackChannelChanged', { teamId, slackChannel, change, at }, `channel:${key}`);
 }
 
 export function slackChannelListener(deps: ListenerDeps, type: ChannelEvent) {
   const change = CHANNEL_CHANGES[type];
   return async ({ event, body, context }: SlackEventMiddlewareArgs<ChannelEvent> & AllMiddlewareArgs) => {
-    await changed(deps, body as Envelope, context.teamId, event.channel, change);
+    await changed(deps, body as Envelope, authorisedTeam(context), event.channel, change);
   };
 }
 
@@ -69,6 +68,6 @@ export function botMembershipListener(
     context,
   }: SlackEventMiddlewareArgs<'member_left_channel' | 'member_joined_channel'> & AllMiddlewareArgs) => {
     if (!context.botUserId || event.user !== context.botUserId) return;
-    await changed(deps, body as Envelope, context.teamId, event.channel, change);
+    await changed(deps, body as Envelope, authorisedTeam(context), event.channel, change);
   };
 }

@@ -4,14 +4,15 @@
  * once. The worker completes it with the execution's own token (`bot_access_token`).
  */
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
+import { authorisedTeam } from '../authorised.ts';
 import type { ListenerDeps } from '../deps.ts';
 import { enqueue } from '../shared.ts';
 
 type Args = SlackEventMiddlewareArgs<'function_executed'> & AllMiddlewareArgs;
 
 export function workflowStepListener(deps: ListenerDeps, callbackId: string) {
-  return async ({ event, body, context, fail }: Args): Promise<void> => {
-    const teamId = context.teamId ?? (body as { team_id?: string }).team_id;
+  return async ({ event, context, fail }: Args): Promise<void> => {
+    const teamId = authorisedTeam(context);
     const token = event.bot_access_token ?? context.functionBotAccessToken;
     if (!teamId || !token) {
       deps.logger.warn({ callbackId }, 'function_executed without a team or a token; step not run');

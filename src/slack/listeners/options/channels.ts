@@ -6,8 +6,9 @@
 import { createHash } from 'node:crypto';
 import type { AllMiddlewareArgs, SlackOptionsMiddlewareArgs } from '@slack/bolt';
 import { channelOptions } from '../../../render/modals.ts';
+import { authorisedTeam } from '../authorised.ts';
 import type { ListenerDeps } from '../deps.ts';
-import { BlockSuggestionBody, teamOf } from '../payloads.ts';
+import { BlockSuggestionBody } from '../payloads.ts';
 import { withDeadline } from '../shared.ts';
 
 type Args = SlackOptionsMiddlewareArgs<'block_suggestion'> & AllMiddlewareArgs;
@@ -35,9 +36,9 @@ export function channelPickerOptions(deps: ListenerDeps) {
     return options;
   }
 
-  return async ({ body, ack }: Args): Promise<void> => {
+  return async ({ body, ack, context }: Args): Promise<void> => {
     const read = BlockSuggestionBody.safeParse(body);
-    const teamId = read.success ? teamOf(read.data) : undefined;
+    const teamId = authorisedTeam(context);
     if (!read.success || !teamId) {
       deps.logger.warn('malformed block_suggestion');
       await ack({ options: [] });

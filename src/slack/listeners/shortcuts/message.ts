@@ -6,8 +6,9 @@ import type { AllMiddlewareArgs, MessageShortcut, SlackShortcutMiddlewareArgs } 
 import type { View } from '@slack/types';
 import { tellNow } from '../../../jobs/delivery.ts';
 import { type Outcome, problem } from '../../../render/messages.ts';
+import { authorisedTeam } from '../authorised.ts';
 import type { ListenerDeps } from '../deps.ts';
-import { MessageShortcutBody, teamOf } from '../payloads.ts';
+import { MessageShortcutBody } from '../payloads.ts';
 import { NOT_UNDERSTOOD, NOT_UNDERSTOOD_HINT, STORE_DOWN } from '../shared.ts';
 
 export type ShortcutArgs = SlackShortcutMiddlewareArgs<MessageShortcut> & AllMiddlewareArgs;
@@ -21,11 +22,10 @@ export interface UsedShortcut {
   message: { ts: string; text: string; threadTs?: string };
 }
 
-export function readShortcut(body: unknown): UsedShortcut | undefined {
+/** The shortcut's payload, read for the workspace Bolt authorised (`teamId`). */
+export function readShortcut(body: unknown, teamId: string | undefined): UsedShortcut | undefined {
   const read = MessageShortcutBody.safeParse(body);
-  if (!read.success) return undefined;
-  const teamId = teamOf(read.data);
-  if (!teamId) return undefined;
+  if (!read.success || !teamId) return undefined;
   const { message } = read.data;
   return {
     teamId,
@@ -89,7 +89,7 @@ export interface MessageShortcutSpec {
 export function messageShortcut(deps: ListenerDeps, spec: MessageShortcutSpec) {
   return async (args: ShortcutArgs): Promise<void> => {
     await args.ack();
-    const used = readShortcut(args.body);
+    const used = readShortcut(args.body, authorisedTeam(args.context));
     if (!used) {
       deps.logger.warn(`malformed ${spec.name} shortcut`);
       await answer(deps, args, problem(NOT_UNDERSTOOD, NOT_UNDERSTOOD_HINT));

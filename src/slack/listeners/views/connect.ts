@@ -3,14 +3,18 @@
  * operator allows it: collab/outbound.ts), then the key with a harmless call
  * (`listChannels({ limit: 1 })`) before saving it sealed. Problems keep the modal open with the
  * reason under the field concerned. Slack allows 3 s for the answer, so the check has 2.
+ * An empty key keeps the saved one only while the URL's origin is unchanged: a saved key is never
+ * sent to a server it was not saved for.
  */
 import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from '@slack/bolt';
 import { isCollabError } from '../../../collab/errors.ts';
 import { INPUTS } from '../../../render/ids.ts';
+import type { ConnectionStore } from '../../../store/connections.ts';
 import { collabClientFor } from '../../../workspaces/workspaces.ts';
+import { authorisedTeam } from '../authorised.ts';
 import type { ListenerDeps } from '../deps.ts';
 import { settingsRefusal } from '../guard.ts';
-import { teamOf, ViewSubmissionBody } from '../payloads.ts';
+import { ViewSubmissionBody } from '../payloads.ts';
 import { STORE_DOWN } from '../shared.ts';
 import { baseUrlProblem, publishHome } from '../workspace.ts';
 
@@ -74,11 +78,28 @@ async function checkKey(deps: ListenerDeps, baseUrl: string, apiKey: string): Pr
   }
 }
 
+export const KEY_FOR_NEW_SERVER =
+  'This URL is on another server than the one the saved key belongs to. Paste the API key for it: a saved key is only ever sent to the server it was saved for.';
+
+/**
+ * Why the saved key may not go with `baseUrl`, or undefined when it may: a key saved for one
+ * origin (scheme, host and port) is never sent to another (OWASP ASVS V6.4), whoever asks.
+ */
+export function savedKeyProblem(savedBaseUrl: string | undefined, baseUrl: string): string | undefined {
+  if (savedBaseUrl === undefined) return undefined;
+  try {
+    return new URL(savedBaseUrl).origin === new URL(baseUrl).origin ? undefined : KEY_FOR_NEW_SERVER;
+  } catch {
+    return KEY_FOR_NEW_SERVER;
+  }
+}
+
 export function connectView(deps: ListenerDeps) {
-  return async ({ body, ack, client }: Args): Promise<void> => {
+  return async ({ body, ack, client, context }: Args): Promise<void> => {
     const errors = (e: Errors) => ack({ response_action: 'errors', errors: e as Record<string, string> });
     const read = ViewSubmissionBody.safeParse(body);
-    const teamId = read.success ? teamOf(read.data) : undefined;
+    // The workspace whose installation Bolt authorised (and whose admin is checked), never `team.id`.
+    const teamId = authorisedTeam(context);
     const connections = deps.store.connections;
     if (!read.success || !teamId || !connections || deps.settings?.mode !== 'multi') {
       await errors({
@@ -95,32 +116,13 @@ export function connectView(deps: ListenerDeps) {
       await errors({ [INPUTS.baseUrl.block]: refused });
       return;
     }
-    const baseUrl = value(INPUTS.baseUrl).replace(/\/+$/, '');
-    const urlProblem = baseUrlProblem(baseUrl, deps.settings.allowInsecureCollabUrl);
-    if (urlProblem) {
-      await errors({ [INPUTS.baseUrl.block]: urlProblem });
+    const form = await readForm(deps, connections, teamId, value(INPUTS.baseUrl), value(INPUTS.apiKey));
+    const problems = 'errors' in form ? form.errors : await checkKey(deps, form.baseUrl, form.apiKey);
+    if (problems || 'errors' in form) {
+      await errors(problems ?? {});
       return;
     }
-    // Only public addresses (or the operator's allow-list): the key is sent to whatever answers.
-    const refusedTarget = await deps.settings.collab.guard?.check(baseUrl, { timeoutMs: RESOLVE_MS });
-    if (refusedTarget) {
-      await errors({ [INPUTS.baseUrl.block]: refusedTarget });
-      return;
-    }
-    let apiKey = value(INPUTS.apiKey);
-    const saved = apiKey === '' ? await connections.get(teamId) : undefined;
-    if (apiKey === '') {
-      if (!saved) {
-        await errors({ [INPUTS.apiKey.block]: 'Paste the organisation’s API key.' });
-        return;
-      }
-      apiKey = saved.apiKey;
-    }
-    const problems = await checkKey(deps, baseUrl, apiKey);
-    if (problems) {
-      await errors(problems);
-      return;
-    }
+    const { baseUrl, apiKey } = form;
     let before: Awaited<ReturnType<typeof connections.status>>;
     try {
       before = await connections.status(teamId);
@@ -138,4 +140,34 @@ export function connectView(deps: ListenerDeps) {
     deps.logger.info({ teamId, userId, baseUrl }, 'workspace connected to the service');
     await publishHome(deps, client, teamId, userId);
   };
+}
+
+/**
+ * The url and key to check, or the errors to show: the url must be acceptable (https, a public
+ * address), and an empty key means the saved one, only for the origin it was saved for.
+ */
+async function readForm(
+  deps: ListenerDeps,
+  connections: ConnectionStore,
+  teamId: string,
+  typedUrl: string,
+  typedKey: string,
+): Promise<{ baseUrl: string; apiKey: string } | { errors: Errors }> {
+  const settings = deps.settings!;
+  const baseUrl = typedUrl.replace(/\/+$/, '');
+  const urlProblem = baseUrlProblem(baseUrl, settings.allowInsecureCollabUrl);
+  if (urlProblem) return { errors: { [INPUTS.baseUrl.block]: urlProblem } };
+  let apiKey = typedKey;
+  if (apiKey === '') {
+    const saved = await connections.get(teamId);
+    const keyProblem = savedKeyProblem(saved?.baseUrl, baseUrl);
+    if (keyProblem || !saved) {
+      return { errors: { [INPUTS.apiKey.block]: keyProblem ?? 'Paste the organisation’s API key.' } };
+    }
+    apiKey = saved.apiKey;
+  }
+  // Only public addresses (or the operator's allow-list): the key is sent to whatever answers.
+  const refusedTarget = await settings.collab.guard?.check(baseUrl, { timeoutMs: RESOLVE_MS });
+  if (refusedTarget) return { errors: { [INPUTS.baseUrl.block]: refusedTarget } };
+  return { baseUrl, apiKey };
 }

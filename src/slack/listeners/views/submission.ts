@@ -9,8 +9,9 @@ import { tellNow } from '../../../jobs/delivery.ts';
 import { usableResponseUrl } from '../../../operations/responseUrl.ts';
 import type { JobInput, Operation, Origin } from '../../../operations/schemas.ts';
 import { problem } from '../../../render/messages.ts';
+import { authorisedTeam } from '../authorised.ts';
 import type { ListenerDeps } from '../deps.ts';
-import { decodeMetadata, teamOf, ViewSubmissionBody } from '../payloads.ts';
+import { decodeMetadata, ViewSubmissionBody } from '../payloads.ts';
 import { type EnqueueOutcome, enqueue, QUEUE_DOWN } from '../shared.ts';
 
 export type ViewArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
@@ -37,7 +38,8 @@ export async function readSubmission<M extends { slackChannel: string }>(
   what: string,
 ): Promise<Submission<M> | undefined> {
   const read = ViewSubmissionBody.safeParse(args.body);
-  const teamId = read.success ? teamOf(read.data) : undefined;
+  // The workspace Bolt authorised: for a view, its `app_installed_team_id` (authorised.ts).
+  const teamId = authorisedTeam(args.context);
   const metadata = read.success ? decodeMetadata(schema, read.data.view.private_metadata) : undefined;
   if (!read.success || !teamId || !metadata) {
     deps.logger.warn({ what, payload: read.success }, 'malformed view submission');
