@@ -171,11 +171,11 @@ const EnvSchema = z.object({
     'Optional: `true` lets a production start (`NODE_ENV=production`) go on with a Redis that would lose or evict queued work (`appendonly no`, `appendfsync no`, an evicting `maxmemory-policy`); it then only warns.',
   ),
   PORT: int(3000, 0, 65_535).describe('HTTP port of the web role; Slack posts to `/slack/events`.'),
-  HTTP_HEADERS_TIMEOUT_MS: int(10_000, 1, 600_000).describe(
+  HTTP_HEADERS_TIMEOUT_MS: int(6000, 1, 600_000).describe(
     "Web role: a client must send a request's headers within this time, or its connection is closed (408).",
   ),
-  HTTP_REQUEST_TIMEOUT_MS: int(30_000, 1, 3_600_000).describe(
-    'Web role: a whole request (headers and body) must arrive within this time.',
+  HTTP_REQUEST_TIMEOUT_MS: int(10_000, 1, 3_600_000).describe(
+    'Web role: a whole request (headers and body) must arrive within this time. Slack gives up after 3 s, and a body to `/slack/events` gets 3 s whatever this says.',
   ),
   HTTP_KEEP_ALIVE_TIMEOUT_MS: int(5000, 1, 600_000).describe(
     "Web role: an idle keep-alive connection is closed after this time; behind a load balancer, set it above the balancer's idle timeout.",

@@ -24,8 +24,8 @@ describe('configuration', () => {
 
   it('web role limits: documented defaults, overrides, and a headers timeout within the request timeout', () => {
     expect(loadConfig(complete).http).toEqual({
-      headersTimeoutMs: 10_000,
-      requestTimeoutMs: 30_000,
+      headersTimeoutMs: 6000,
+      requestTimeoutMs: 10_000,
       keepAliveTimeoutMs: 5000,
       maxConnections: 1000,
     });
