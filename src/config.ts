@@ -167,6 +167,9 @@ const EnvSchema = z.object({
   QUEUE_SHARDS: optionalInt(1, 256).describe(
     "Queues the operations are spread over, each workspace's operations always on the same one; on a cluster each shard is its own hash slot, placed so that shards spread evenly over the masters. Every worker process serves every shard. Default 1 on one Redis, 6 on a cluster.",
   ),
+  QUEUE_FAIR_SHARE: int(20, 0, 100_000).describe(
+    "Operations a workspace puts in the queue's line per minute (counted by each web process); beyond that its operations wait behind every other workspace's, in turns, so one workspace's flood holds another's operation back by at most this many of its own. `0` turns fair shares off.",
+  ),
   REDIS_ALLOW_VOLATILE: flag().describe(
     'Optional: `true` lets a production start (`NODE_ENV=production`) go on with a Redis that would lose or evict queued work (`appendonly no`, `appendfsync no`, an evicting `maxmemory-policy`); it then only warns.',
   ),
@@ -427,6 +430,8 @@ function redisOf(e: EnvValues) {
     },
     /** how many queues (shards) operations are spread over, by workspace (QUEUE_SHARDS) */
     queueShards: queueShards(e),
+    /** a workspace's operations in line per minute before the rest wait behind others' (QUEUE_FAIR_SHARE) */
+    queueFairShare: e.QUEUE_FAIR_SHARE,
     /**
      * The Redis persistence check at start (store/durability.ts). `volatileByDesign`: the sandbox,
      * whose emulated service forgets everything at exit anyway, so a volatile Redis is no news.

@@ -20,7 +20,7 @@
  */
 
 export interface FairnessSettings {
-  /** operations of a workspace per window that go in line as they come */
+  /** operations of a workspace per window that go in line as they come; 0 turns fair shares off */
   allowance: number;
   windowMs: number;
 }
@@ -49,6 +49,7 @@ export function fairShare(
   settings: FairnessSettings = DEFAULT_FAIRNESS,
   now: () => number = Date.now,
 ): FairShare {
+  if (settings.allowance <= 0) return { admit: () => undefined };
   const teams = new Map<string, Window>();
   let admitted = 0;
   /** Drops workspaces quiet for two windows (looked for every thousand operations). */

@@ -13,6 +13,7 @@ import { z } from 'zod';
 import { PostFilters } from '../collab/postFilters.ts';
 import { MemberRole } from '../collab/schemas.ts';
 import { TEXT_MAX, TITLE_MAX } from './limits.ts';
+import { withoutControls } from './text.ts';
 
 const id = z.string().min(1).max(500);
 
@@ -46,13 +47,15 @@ export type ChannelRef = z.infer<typeof ChannelRef>;
 export const CardRef = z.object({ slackChannel: id, ts: id });
 export type CardRef = z.infer<typeof CardRef>;
 
-const text = z.string().min(1).max(TEXT_MAX);
+/** People's words, without control or bidi-override characters (text.ts), at most `max` long. */
+const words = (max: number) => z.string().transform(withoutControls).pipe(z.string().max(max));
+const text = z.string().transform(withoutControls).pipe(z.string().min(1).max(TEXT_MAX));
 
 export const CreatePostJob = z.object({
   origin: Origin,
   /** absent: the channel linked to origin.slackChannel */
   channel: ChannelRef.optional(),
-  title: z.string().max(TITLE_MAX).optional(),
+  title: words(TITLE_MAX).optional(),
   content: text,
   /** the Slack message a post was made from (shortcut), to link back to it */
   fromMessage: CardRef.optional(),
@@ -61,7 +64,7 @@ export const CreatePostJob = z.object({
 export const ResolvePostJob = z.object({
   origin: Origin,
   post: PostRef,
-  message: z.string().max(TEXT_MAX).optional(),
+  message: words(TEXT_MAX).optional(),
   commentId: id.optional(),
   card: CardRef.optional(),
 });

@@ -19,7 +19,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { CustomRoute } from '@slack/bolt';
 import type { Queue } from 'bullmq';
 import { scrubText } from '../logger.ts';
-import { type LoginThrottle, loginThrottle } from './loginThrottle.ts';
+import { clientOf, type LoginThrottle, loginThrottle } from './loginThrottle.ts';
 
 export const DASHBOARD_PATH = '/jobs';
 
@@ -50,6 +50,7 @@ export async function dashboardRoutes(
       const adapter = new BullMQAdapter(queue, { readOnlyMode: !settings.write });
       adapter.setFormatter('data', redactJobData);
       adapter.setFormatter('returnValue', redactJobData);
+      adapter.setFormatter('progress', redactJobData);
       return adapter;
     }),
     serverAdapter: server,
@@ -60,7 +61,7 @@ export async function dashboardRoutes(
 
   const handler = (req: IncomingMessage, res: ServerResponse) => {
     for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
-    const client = req.socket.remoteAddress ?? 'unknown';
+    const client = clientOf(req.socket.remoteAddress);
     const lockedMs = throttle.lockedFor(client);
     if (lockedMs > 0) {
       res.writeHead(429, { 'retry-after': String(Math.ceil(lockedMs / 1000)), 'content-type': 'text/plain' });

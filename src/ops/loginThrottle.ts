@@ -6,8 +6,11 @@
  * password clears the client's failures. Requests without credentials (a browser's first
  * request, before it asks for them) are not failures.
  *
+ * A client is an IPv4 address, or an IPv6 /64 (one host usually holds a whole /64, so counting
+ * its addresses one by one would give it 2^64 times the guesses).
+ *
  * Per process and in memory: with N web processes a client has N times the failures, and at
- * most `maxClients` addresses are remembered (the oldest forgotten first). Behind a proxy every
+ * most `maxClients` clients are remembered (the oldest forgotten first). Behind a proxy every
  * client has the proxy's address, so one guesser locks everyone out for a while: a nuisance,
  * never a way in.
  */
@@ -67,4 +70,22 @@ export function loginThrottle(
       clients.delete(client);
     },
   };
+}
+
+/** The client an address belongs to: an IPv4 address (IPv4-mapped ones too), or an IPv6 /64. */
+export function clientOf(address: string | undefined): string {
+  if (!address) return 'unknown';
+  const plain = address.replace(/%.*$/, '').toLowerCase();
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(plain);
+  if (mapped) return mapped[1]!;
+  if (!plain.includes(':')) return plain;
+  const [head = '', tail] = plain.split('::');
+  const front = head === '' ? [] : head.split(':');
+  const back = tail === undefined || tail === '' ? [] : tail.split(':');
+  const groups =
+    tail === undefined ? front : [...front, ...Array(8 - front.length - back.length).fill('0'), ...back];
+  return `${groups
+    .slice(0, 4)
+    .map((group) => Number.parseInt(group, 16).toString(16))
+    .join(':')}::/64`;
 }

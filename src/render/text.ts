@@ -5,23 +5,16 @@
  * service is escaped once, where it enters mrkdwn. Cutting to limits is cut.ts. Pure, never throws.
  */
 
+import { withoutControls } from '../operations/text.ts';
+
 /** Private-use sentinels the converters use as placeholders; stripped from every input first. */
 export const SENTINEL_OPEN = '\uE000';
 export const SENTINEL_CLOSE = '\uE001';
 export const INDENT_MARK = '\uE002';
 const SENTINELS = /[\uE000-\uE002]/g;
-/**
- * What never reaches Slack from text people wrote: C0 controls, DEL and C1 controls (garbage
- * Slack shows as boxes), and the bidirectional embeddings, overrides and isolates (U+202A–U+202E,
- * U+2066–U+2069), which reorder what a reader sees: a title could show text that is not the one
- * written ("Trojan Source"). Marks that only nudge neutral characters (LRM, RLM) stay.
- */
-const CONTROL = /[\p{Cc}\u202A-\u202E\u2066-\u2069]/gu;
 
-/** Removes control and bidirectional-override characters, keeping `\n` and `\t`. */
-export function withoutControls(text: string): string {
-  return text.replace(CONTROL, (c) => (c === '\n' || c === '\t' ? c : ''));
-}
+/** Control and bidi-override characters never reach Slack (operations/text.ts says which). */
+export { withoutControls };
 
 /** Removes our sentinels, carriage returns and control characters (keeps `\n` and `\t`). */
 export function cleanInput(text: string): string {

@@ -7,6 +7,7 @@ import { outboundGuard, type Resolve } from '../collab/outbound.ts';
 import type { Config } from '../config.ts';
 import { createSchedules, type Schedules } from '../jobs/schedules.ts';
 import type { Logger } from '../logger.ts';
+import { DEFAULT_FAIRNESS } from '../operations/fairness.ts';
 import { createOperationsQueue, type OperationsQueue } from '../operations/queue.ts';
 import type { OpsDeps } from '../ops/health.ts';
 import { createMetrics, type Metrics } from '../ops/metrics.ts';
@@ -76,6 +77,7 @@ export async function buildCore(
     telemetry: tracing?.telemetry,
     shards: config.queueShards,
     cluster: space.hashTags,
+    fairness: { ...DEFAULT_FAIRNESS, allowance: config.queueFairShare },
     wait: config.redisWait,
   });
   const metrics = createMetrics();

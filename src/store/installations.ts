@@ -18,8 +18,6 @@ export interface RedisInstallationStore extends InstallationStore {
   deleteInstallation(query: InstallationQuery<boolean>): Promise<void>;
   /** The installation serving a team (its own, or its enterprise's org-wide one), if any. */
   forTeam(teamId: string): Promise<AnyInstallation | undefined>;
-  /** Remembers that a team is served by its enterprise's org-wide installation. */
-  rememberEnterprise(teamId: string, enterpriseId: string): Promise<void>;
   /**
    * Whether the org-wide installation of `enterpriseId` may act for `teamId`: not when the team
    * has an installation of its own from outside that enterprise, nor when it is already served by
@@ -102,9 +100,6 @@ export function installationStore(
       if (!enterpriseId) return undefined;
       const org = where({ isEnterpriseInstall: true, enterpriseId })!;
       return fresh(org, await read(org));
-    },
-    async rememberEnterprise(teamId, enterpriseId) {
-      await redis.set(keys(space, teamId).enterprise(), enterpriseId);
     },
     async bindEnterprise(teamId, enterpriseId) {
       const own = await read(where({ teamId })!);

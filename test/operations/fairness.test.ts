@@ -26,6 +26,11 @@ describe('fair share of one workspace', () => {
     now = 4000;
     expect(fair.admit('A')).toBeUndefined();
   });
+
+  it('is off with an allowance of 0 (QUEUE_FAIR_SHARE=0)', () => {
+    const fair = fairShare({ allowance: 0, windowMs: 1000 });
+    expect(Array.from({ length: 50 }, () => fair.admit('A')).every((p) => p === undefined)).toBe(true);
+  });
 });
 
 describe('a flood from one workspace and one operation from another', () => {

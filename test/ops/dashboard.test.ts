@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.ts';
 import { credentialsCheck, redactJobData } from '../../src/ops/dashboard.ts';
-import { loginThrottle } from '../../src/ops/loginThrottle.ts';
+import { clientOf, loginThrottle } from '../../src/ops/loginThrottle.ts';
 import { type Harness, startHarness } from '../support/harness.ts';
 
 const USER = 'ops';
@@ -168,6 +168,18 @@ describe('the jobs dashboard', () => {
     expect(['c', 'd', 'e'].map((c) => throttle.lockedFor(c) > 0)).toEqual([false, true, true]);
   });
 
+  it('counts an IPv6 /64 as one client, and an IPv4-mapped address as its IPv4 one', () => {
+    expect(clientOf('2001:db8:1:2:aaaa::1')).toBe(clientOf('2001:db8:1:2:bbbb:cccc:dddd:2'));
+    expect(clientOf('2001:db8:1:2:aaaa::1')).toBe('2001:db8:1:2::/64');
+    expect(clientOf('2001:db8::1')).toBe('2001:db8:0:0::/64');
+    expect(clientOf('2001:db8:1:3::1')).not.toBe(clientOf('2001:db8:1:2::1'));
+    expect(clientOf('::1')).toBe('0:0:0:0::/64');
+    expect(clientOf('fe80::1%eth0')).toBe('fe80:0:0:0::/64');
+    expect(clientOf('::ffff:10.0.0.7')).toBe('10.0.0.7');
+    expect(clientOf('10.0.0.7')).toBe('10.0.0.7');
+    expect(clientOf(undefined)).toBe('unknown');
+  });
+
   it('shows job data with response urls and tokens redacted', async () => {
     h = await startHarness({ worker: false, env: dashboardEnv() });
     const responseUrl = 'https://hooks.slack.com/commands/T1/123/secret-capability';
@@ -187,6 +199,8 @@ describe('the jobs dashboard', () => {
       { teamId: 'T_LOCAL', callbackId: 'c', executionId: 'Fx1', token: 'xwfp-step-token', inputs: {} },
       later,
     );
+    // A step's progress record could carry one too.
+    await listed.updateProgress({ told: { via: responseUrl } });
     const read = async (path: string) =>
       (
         await fetch(`${h!.baseUrl}/jobs/api/${path}`, { headers: { authorization: basic(USER, PASSWORD) } })

@@ -57,7 +57,7 @@ describe('installation store', () => {
     expect(fetched.bot?.token).toBe('xoxb-test-enterprise');
 
     expect(await store().forTeam('T_IN_ORG')).toBeUndefined();
-    await store().rememberEnterprise('T_IN_ORG', 'E_ORG');
+    expect(await store().bindEnterprise('T_IN_ORG', 'E_ORG')).toBe(true);
     expect((await store().forTeam('T_IN_ORG'))?.bot?.token).toBe('xoxb-test-enterprise');
   });
 

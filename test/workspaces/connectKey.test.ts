@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INPUTS, VIEWS } from '../../src/render/ids.ts';
 import { viewSubmission } from '../../src/sandbox/slack/payloads.ts';
 
-import { KEY_FOR_NEW_SERVER } from '../../src/slack/listeners/views/connect.ts';
+import { KEY_FOR_NEW_SERVER, SAVED_KEY_UNREADABLE } from '../../src/slack/listeners/views/connect.ts';
 
 import {
   ADA,
@@ -155,5 +155,21 @@ describe('an empty key on the connect form', () => {
     expect(capture.received.slice(from)).toEqual([
       expect.stringMatching(/^GET \/v2\/channels\?.* Bearer typed-for-capture$/),
     ]);
+  });
+
+  it('keeps the form open, asking for the key, when the saved one cannot be read', async () => {
+    const saved = (await connection(OTHER_TEAM))!;
+    const broken = JSON.stringify({ ...JSON.parse(saved), sealedKey: 'enc:v1:not:a:sealed:key' });
+    await h.redis.set(`${h.prefix}:t:${OTHER_TEAM}:connection`, broken);
+    try {
+      const from = h.emulator.received.length;
+      const answer = await h.interact(connectSubmission({ team: OTHER_TEAM }, h.emulator.url, ''));
+      expect(answer.json<{ errors: Record<string, string> }>().errors).toEqual({
+        [INPUTS.apiKey.block]: SAVED_KEY_UNREADABLE,
+      });
+      expect(h.emulator.received.slice(from)).toEqual([]);
+    } finally {
+      await h.redis.set(`${h.prefix}:t:${OTHER_TEAM}:connection`, saved);
+    }
   });
 });

@@ -37,9 +37,12 @@ export function postRef(word: string | undefined): PostRef | undefined {
   return isId(word) ? { id: word } : undefined;
 }
 
-/** Ids are opaque: anything without spaces or Slack markup, of a sane length. */
+/**
+ * Ids are opaque: anything without spaces or Slack markup, of a sane length; but never `.` or
+ * `..`, which name no object and, in a URL path, another path (`/v2/posts/..` is `/v2`).
+ */
 export function isId(word: string): boolean {
-  return word.length <= ID_MAX && !/[<>|\s]/.test(word);
+  return word.length <= ID_MAX && !/[<>|\s]/.test(word) && word !== '.' && word !== '..';
 }
 
 /** Slack escapes `&`, `<`, `>` in command text; our own text goes out as markdown, unescaped. */

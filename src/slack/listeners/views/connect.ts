@@ -78,6 +78,9 @@ async function checkKey(deps: ListenerDeps, baseUrl: string, apiKey: string): Pr
   }
 }
 
+export const SAVED_KEY_UNREADABLE =
+  'I could not read the saved key (my store did not answer, or the key no longer opens). Paste the API key to replace it, or try again in a minute.';
+
 export const KEY_FOR_NEW_SERVER =
   'This URL is on another server than the one the saved key belongs to. Paste the API key for it: a saved key is only ever sent to the server it was saved for.';
 
@@ -117,12 +120,16 @@ export function connectView(deps: ListenerDeps) {
       return;
     }
     const form = await readForm(deps, connections, teamId, value(INPUTS.baseUrl), value(INPUTS.apiKey));
-    const problems = 'errors' in form ? form.errors : await checkKey(deps, form.baseUrl, form.apiKey);
-    if (problems || 'errors' in form) {
-      await errors(problems ?? {});
+    if ('errors' in form) {
+      await errors(form.errors);
       return;
     }
     const { baseUrl, apiKey } = form;
+    const problems = await checkKey(deps, baseUrl, apiKey);
+    if (problems) {
+      await errors(problems);
+      return;
+    }
     let before: Awaited<ReturnType<typeof connections.status>>;
     try {
       before = await connections.status(teamId);
@@ -159,7 +166,13 @@ async function readForm(
   if (urlProblem) return { errors: { [INPUTS.baseUrl.block]: urlProblem } };
   let apiKey = typedKey;
   if (apiKey === '') {
-    const saved = await connections.get(teamId);
+    let saved: Awaited<ReturnType<ConnectionStore['get']>>;
+    try {
+      saved = await connections.get(teamId);
+    } catch (error) {
+      deps.logger.error({ err: error, teamId }, 'could not read the saved connection');
+      return { errors: { [INPUTS.apiKey.block]: SAVED_KEY_UNREADABLE } };
+    }
     const keyProblem = savedKeyProblem(saved?.baseUrl, baseUrl);
     if (keyProblem || !saved) {
       return { errors: { [INPUTS.apiKey.block]: keyProblem ?? 'Paste the organisation’s API key.' } };

@@ -50,6 +50,13 @@ describe('subcommands that enqueue one operation', () => {
       note: 'Creating the post',
     },
     {
+      // "Invoice \u202Efdp.exe" would read "Invoice exe.pdf": overrides and controls never travel.
+      text: 'post #eng Invoice \u202Efdp.exe\u202C | Pay \u0007now\u2066',
+      operation: 'createPost',
+      data: { channel: { name: 'eng' }, title: 'Invoice fdp.exe', content: 'Pay now' },
+      note: 'Creating the post',
+    },
+    {
       text: 'post Just some content',
       operation: 'createPost',
       data: { content: 'Just some content' },
@@ -90,6 +97,18 @@ describe('subcommands that enqueue one operation', () => {
       operation: 'sendDm',
       data: { slackUserIds: ['U0GRACE', 'U0ALAN'], text: 'lunch?' },
       note: 'Sending your message',
+    },
+    {
+      text: 'reply P_123 \u202Eok\u001B',
+      operation: 'createComment',
+      data: { post: { id: 'P_123' }, text: 'ok' },
+      note: 'Adding your comment',
+    },
+    {
+      text: 'resolve P_123 done \u202Eyes',
+      operation: 'resolvePost',
+      data: { post: { id: 'P_123' }, message: 'done yes' },
+      note: 'Resolving the post',
     },
     {
       text: 'dm TH_1 see you there',

@@ -66,6 +66,16 @@ describe('slash command grammar', () => {
     expect(error('unresolve pst_1 extra').error).toMatch(/only the post/);
   });
 
+  it('refuses . and .. as ids at once: in a URL path they name another path', () => {
+    expect(error('resolve ..').error).toMatch(/Name the post/);
+    expect(error('reopen .').error).toMatch(/Name the post/);
+    expect(error('reply .. Looks good').error).toMatch(/Name the post/);
+    expect(error('reply pst_1 parent:.. Agreed').error).toMatch(/needs a comment id/);
+    expect(error('thread ..').error).toMatch(/Name the thread/);
+    expect(error('dm .. hello').error).toMatch(/Say who/);
+    expect(ok('resolve ...')).toEqual({ kind: 'resolve', post: { id: '...' } });
+  });
+
   it('replies with an optional parent comment', () => {
     expect(ok('reply pst_1 parent:cmt_9 Agreed')).toEqual({
       kind: 'reply',

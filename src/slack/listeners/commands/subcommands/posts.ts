@@ -3,7 +3,7 @@ import { TITLE_MAX } from '../../../../operations/limits.ts';
 import type { ChannelRef, PostRef } from '../../../../operations/schemas.ts';
 import { titleTooLongText } from '../../../../render/modals.ts';
 import { subcommand } from '../subcommand.ts';
-import { channelRef, ID_MAX, postRef, separatorIndex, unescapeSlack } from '../words.ts';
+import { channelRef, isId, postRef, separatorIndex, unescapeSlack } from '../words.ts';
 
 export const post = subcommand<
   { kind: 'postModal' } | { kind: 'post'; channel?: ChannelRef; title?: string; content: string }
@@ -109,7 +109,7 @@ export const reply = subcommand<{ kind: 'reply'; post: PostRef; parentId?: strin
     if (parent) {
       parentId = parent[1];
       words = words.slice(1);
-      if (!parentId || parentId.length > ID_MAX) return '`parent:` needs a comment id.';
+      if (!parentId || !isId(parentId)) return '`parent:` needs a comment id.';
     }
     const text = unescapeSlack(words.join(' ')).trim();
     if (text === '') return 'Write the comment after the post.';
