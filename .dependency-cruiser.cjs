@@ -3,14 +3,17 @@
  *
  * Imports go downward only:
  *   main.ts, start.ts → runtime.ts → runtime/ (its stages) → slack/, jobs/ (and ops/)
+ *   jobs/ → engine/ → operations/, render/, store/ → collab/
  *   slack/, jobs/ → workspaces/ → store/ → collab/
  *   slack/, jobs/ → operations/ → store/ → collab/
  *   slack/, jobs/ → render/ → operations/ (its types), collab/
+ * engine/ is the exactly-once machinery (docs/engine.md): it knows no product feature, so it never
+ * imports jobs/, slack/ or workspaces/; the product hands it what it needs. A listener may import
+ * only engine/delivery.ts, the one way to tell a person (it imports nothing of slack/).
  * operations/ (job names, schemas, enqueue) sits above store/, not beside it: enqueue claims an
  * idempotency key, and every Redis key lives in one file, store/keys.ts. render/ stays pure: it
  * imports only collab/ and operations/, never store/.
- * From jobs/ a listener may import only jobs/delivery.ts, the one way to tell a person, which
- * imports nothing of slack/; jobs/processors/ holds processors only, reached through its index.ts.
+ * jobs/processors/ holds processors only, reached through its index.ts.
  * No import cycles, not even type-only ones: a type shared across a cycle moves to the lower
  * file (e.g. `ListenerDeps` lives in slack/listeners/deps.ts, not in slack/app.ts).
  *
@@ -85,7 +88,7 @@ module.exports = {
       name: 'jobs-below-slack',
       severity: 'error',
       comment:
-        'jobs/ use render/ builders and nothing else of slack/ (no listeners, no app), and nothing above them.',
+        'jobs/ use render/ builders and nothing of slack/ (no listeners, no app), and nothing above them.',
       from: { path: '^src/jobs/' },
       to: {
         path: '^src/(slack/|runtime\\.ts$|runtime/|main\\.ts$|start\\.ts$|ops/|cli/|sandbox/)',
@@ -109,12 +112,23 @@ module.exports = {
       to: { path: '^src/jobs/processors/', pathNot: '^src/jobs/processors/index\\.ts$' },
     },
     {
-      name: 'slack-uses-only-delivery-from-jobs',
+      name: 'engine-knows-no-product',
       severity: 'error',
       comment:
-        'From jobs/ a listener imports only jobs/delivery.ts, the one way to tell a person (it imports nothing of slack/). Enqueue and job data are in operations/, below both.',
+        'engine/ is the exactly-once machinery: it imports operations/, render/, store/, collab/ and the logger, never jobs/, slack/, workspaces/ or anything above them. The product hands it what it needs.',
+      from: { path: '^src/engine/' },
+      to: {
+        path: '^src/',
+        pathNot: ['^src/(engine|operations|render|store|collab)/', '^src/logger\\.ts$'],
+      },
+    },
+    {
+      name: 'slack-tells-through-the-engine',
+      severity: 'error',
+      comment:
+        'A listener imports nothing of jobs/, and of engine/ only engine/delivery.ts, the one way to tell a person (it imports nothing of slack/). Enqueue and job data are in operations/, below both.',
       from: { path: '^src/slack/' },
-      to: { path: '^src/jobs/', pathNot: '^src/jobs/delivery\\.ts$' },
+      to: { path: '^src/(jobs|engine)/', pathNot: '^src/engine/delivery\\.ts$' },
     },
     {
       name: 'slack-below-runtime',
@@ -128,7 +142,7 @@ module.exports = {
       severity: 'error',
       comment:
         'config.ts is read by the entries, the runtime, ops/, the CLI and the Bolt app; lower layers are handed plain settings.',
-      from: { path: '^src/(collab|operations|store|jobs|render|slack/listeners)/' },
+      from: { path: '^src/(collab|operations|store|engine|jobs|render|slack/listeners)/' },
       to: { path: '^src/config\\.ts$' },
     },
     {

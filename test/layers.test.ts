@@ -94,20 +94,20 @@ describe('the layer rules', () => {
     expect(result.output).toContain('main-never-reaches-the-sandbox: src/main.ts → src/sandbox/mode.ts');
   }, 60_000);
 
-  it('pass operations/ claiming its key through store/, and a listener telling through jobs/delivery.ts', async () => {
+  it('pass operations/ claiming its key through store/, and a listener telling through engine/delivery.ts', async () => {
     const result = await check({
       'src/store/keys.ts': "export const claim = (id: string) => 'claim:' + id;\n",
       'src/operations/queue.ts':
         "import { claim } from '../store/keys.ts';\nexport const enqueue = (id: string) => claim(id);\n",
-      'src/jobs/delivery.ts': 'export const tellNow = (text: string) => text;\n',
+      'src/engine/delivery.ts': 'export const tellNow = (text: string) => text;\n',
       'src/slack/listeners/comment.ts':
-        "import { tellNow } from '../../jobs/delivery.ts';\nimport { enqueue } from '../../operations/queue.ts';\nexport const run = () => [tellNow, enqueue];\n",
+        "import { tellNow } from '../../engine/delivery.ts';\nimport { enqueue } from '../../operations/queue.ts';\nexport const run = () => [tellNow, enqueue];\n",
     });
     expect(result.output).toContain('no dependency violations');
     expect(result.code).toBe(0);
   }, 60_000);
 
-  it('fail operations/ importing jobs/, store/ importing operations/, and a listener importing jobs/ beyond delivery.ts', async () => {
+  it('fail operations/ importing jobs/, store/ importing operations/, and a listener importing jobs/', async () => {
     const result = await check({
       'src/jobs/shards.ts': 'export const shardOf = (team: string) => team.length;\n',
       'src/operations/queue.ts':
@@ -124,7 +124,7 @@ describe('the layer rules', () => {
       'store-imports-only-collab: src/store/claims.ts → src/operations/queue.ts',
     );
     expect(result.output).toContain(
-      'slack-uses-only-delivery-from-jobs: src/slack/listeners/workspace.ts → src/jobs/cleanup.ts',
+      'slack-tells-through-the-engine: src/slack/listeners/workspace.ts → src/jobs/cleanup.ts',
     );
   }, 60_000);
 
@@ -140,6 +140,23 @@ describe('the layer rules', () => {
       'stages-only-through-the-runtime: src/ops/health.ts → src/runtime/core.ts',
     );
     expect(result.output).not.toContain('src/runtime.ts → src/runtime/core.ts');
+  }, 60_000);
+
+  it("fail the engine importing a product feature, and a listener reaching past the engine's delivery.ts", async () => {
+    const result = await check({
+      'src/jobs/cards.ts': 'export const updateCards = () => 1;\n',
+      'src/engine/steps.ts':
+        "import { updateCards } from '../jobs/cards.ts';\nexport const once = updateCards;\n",
+      'src/engine/delivery.ts': 'export const tellNow = (text: string) => text;\n',
+      'src/slack/listeners/comment.ts':
+        "import { once } from '../../engine/steps.ts';\nimport { tellNow } from '../../engine/delivery.ts';\nexport const run = () => [once, tellNow];\n",
+    });
+    expect(result.code).not.toBe(0);
+    expect(result.output).toContain('engine-knows-no-product: src/engine/steps.ts → src/jobs/cards.ts');
+    expect(result.output).toContain(
+      'slack-tells-through-the-engine: src/slack/listeners/comment.ts → src/engine/steps.ts',
+    );
+    expect(result.output).not.toContain('src/slack/listeners/comment.ts → src/engine/delivery.ts');
   }, 60_000);
 
   it('fail a helper imported from jobs/processors/ by anything but its index', async () => {

@@ -3,13 +3,13 @@
  * place when the post changes (resolved, reopened, commented).
  */
 import { isResolved, type Post } from '../collab/schemas.ts';
+import { slackErrorCode } from '../engine/delivery.ts';
+import type { Rider } from '../engine/steps.ts';
 import type { CardRef, Origin } from '../operations/schemas.ts';
 import { postCard } from '../render/postCard.ts';
 import type { PostShown, SlackMessageRef } from '../store/cards.ts';
 import type { PostState } from '../store/feeds.ts';
 import type { ProcessorContext } from './context.ts';
-import { slackErrorCode } from './delivery.ts';
-import type { Rider } from './steps.ts';
 import { updateUnfurls } from './unfurls.ts';
 
 /** Where a card went: a Slack message (updatable later), or only to the person (ephemeral). */

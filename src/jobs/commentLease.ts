@@ -16,10 +16,11 @@
  * holds the post. Found by the fault suite (seed 685620466): another comment landed on the post
  * in that gap, and the rerun took it for its own.
  */
+
+import { STALLED_OUT } from '../engine/stalledSweep.ts';
 import { type KeySpace, keys, queueKeys } from '../store/keys.ts';
 import type { ProcessorContext } from './context.ts';
 import { WaitTurnError } from './errors.ts';
-import { STALLED_OUT } from './stalledSweep.ts';
 
 /** Long enough to outlive a comment's retries; taken over at once when its job has finished. */
 const LEASE_MS = 30 * 60_000;

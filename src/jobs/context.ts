@@ -3,14 +3,14 @@
 import type { WebClient } from '@slack/web-api';
 import type { Job } from 'bullmq';
 import type { CollabClient } from '../collab/client.ts';
+import type { Outcomes, TellLater } from '../engine/delivery.ts';
+import type { Once } from '../engine/steps.ts';
 import type { Logger } from '../logger.ts';
 import type { JobData, Operation } from '../operations/schemas.ts';
 import type { Store } from '../store/index.ts';
 import type { RecentSubject } from '../store/recent.ts';
-import type { Outcomes, TellLater } from './delivery.ts';
 import type { PollingSettings } from './polling.ts';
 import type { Schedules } from './schedules.ts';
-import type { Once } from './steps.ts';
 
 export interface ProcessorContext {
   job: Job;

@@ -5,13 +5,13 @@
  */
 import { hasFilters, type PostFilters, passesFilters } from '../collab/postFilters.ts';
 import type { Post } from '../collab/schemas.ts';
+import { slackErrorCode } from '../engine/delivery.ts';
 import { type DigestScope, digestMessage, quietDigestMessage } from '../render/digest.ts';
 import type { Digest } from '../store/digests.ts';
 import type { ChannelLink } from '../store/links.ts';
 import type { PauseReason } from '../store/slackChannels.ts';
 import { changeSlackChannel, observedAt, pauseReasonOf } from './channelPause.ts';
 import type { ProcessorContext } from './context.ts';
-import { slackErrorCode } from './delivery.ts';
 import { collectDigest, isQuiet, withRechecked } from './digest.ts';
 import { digestWatch } from './digestWatch.ts';
 

@@ -13,13 +13,13 @@
 
 import { passesFilters } from '../collab/postFilters.ts';
 import { isResolved, type Post } from '../collab/schemas.ts';
+import { slackErrorCode } from '../engine/delivery.ts';
 import { changeNote, type PostChange, postChanges } from '../render/changes.ts';
 import { cardVersion } from '../render/postCard.ts';
 import type { FeedState, PostState, Watched } from '../store/feeds.ts';
 import { postCardTo, shownState, updateCards } from './cards.ts';
 import { pauseReasonOf, SlackChannelPausedError } from './channelPause.ts';
 import type { ProcessorContext } from './context.ts';
-import { slackErrorCode } from './delivery.ts';
 import { notifyChange } from './notifications.ts';
 import { FEED_PAGE_SIZE, FEED_RECHECK_BATCH, MAX_POLL_PAGES, REOPEN_WATCH_MS } from './polling.ts';
 import { dueForReread, rereadPost } from './reread.ts';

@@ -8,11 +8,11 @@
  * and messages whose id the bot remembered when it sent them.
  */
 import type { Message } from '../collab/schemas.ts';
+import { slackErrorCode } from '../engine/delivery.ts';
 import { mirroredMessage } from '../render/mirror.ts';
 import type { PollInterval } from '../store/mirrors.ts';
 import type { ThreadOrigin } from '../store/threads.ts';
 import type { ProcessorContext } from './context.ts';
-import { slackErrorCode } from './delivery.ts';
 import { SlackBusyError } from './feeds.ts';
 import { MAX_POLL_PAGES, THREAD_ACTIVE_WINDOW_MS, THREAD_PAGE_SIZE } from './polling.ts';
 import { isNotFound } from './resolveRefs.ts';

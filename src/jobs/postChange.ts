@@ -1,12 +1,12 @@
 /** What resolvePost and unresolvePost share: naming the post, showing the change on its cards, telling. */
 import { isResolved, type Post } from '../collab/schemas.ts';
+import { tell } from '../engine/delivery.ts';
 import type { CardRef, Origin } from '../operations/schemas.ts';
 import { postTitlePlain } from '../render/labels.ts';
 import { type Outcome, success } from '../render/messages.ts';
 import { escapeMrkdwn, webUrl } from '../render/text.ts';
 import { cardsRider, updateCards, updateShown } from './cards.ts';
 import type { ProcessorContext } from './context.ts';
-import { tell } from './delivery.ts';
 import { orNotFound } from './resolveRefs.ts';
 
 /**

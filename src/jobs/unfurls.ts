@@ -5,10 +5,10 @@
  * are forgotten; other Slack failures are logged (the operation itself succeeded).
  */
 import type { Post } from '../collab/schemas.ts';
+import { slackErrorCode } from '../engine/delivery.ts';
 import { postUnfurl } from '../render/unfurl.ts';
 import type { UnfurlRef } from '../store/cards.ts';
 import { commandOf, type ProcessorContext } from './context.ts';
-import { slackErrorCode } from './delivery.ts';
 
 /** Slack errors after which the message (or the link on it) is gone for good. */
 const GONE = new Set([

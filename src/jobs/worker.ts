@@ -16,17 +16,6 @@
 import { DelayedError, Job, type Telemetry, UnrecoverableError, Worker } from 'bullmq';
 import type { BudgetLane } from '../collab/budget.ts';
 import { type CollabError, isCollabError } from '../collab/errors.ts';
-import { type Logger, lazyChild } from '../logger.ts';
-import { FAILED_CLAIM_TTL } from '../operations/queue.ts';
-import { isOperation, type JobData, type Origin } from '../operations/schemas.ts';
-import { QUEUE_NAME } from '../operations/shards.ts';
-import { describeOperation } from '../render/operationWords.ts';
-import type { HostBudget } from '../store/budget.ts';
-import type { Store } from '../store/index.ts';
-import type { RecentSubject } from '../store/recent.ts';
-import { type Redis, waitReplicas } from '../store/redis.ts';
-import { NOT_CONNECTED, type Workspaces } from '../workspaces/workspaces.ts';
-import type { ProcessorContext, ProcessorFeatures, Processors } from './context.ts';
 import {
   createOutcomes,
   type FinalTelling,
@@ -34,14 +23,10 @@ import {
   replacesAck,
   TOLD_MESSAGE_STEP,
   type ToldMessage,
-} from './delivery.ts';
-import { humanError, isPersonsMistake, isUserError, isWaitTurn, retryCause } from './errors.ts';
-import { retellFailure, type TellingScope, tellFailure, type WriteLog } from './failureTelling.ts';
-import { POLL_DEDUPLICATION } from './pollDispatch.ts';
-import { DEFAULT_POLLING, type PollingSettings } from './polling.ts';
-import { POLL_OPERATIONS, type Schedules } from './schedules.ts';
-import { partlyDone, rerunStalled, rerunsAfterStall } from './stalledRerun.ts';
-import { STALLED_OUT, startStalledSweep } from './stalledSweep.ts';
+} from '../engine/delivery.ts';
+import { retellFailure, type TellingScope, tellFailure, type WriteLog } from '../engine/failureTelling.ts';
+import { partlyDone, rerunStalled, rerunsAfterStall } from '../engine/stalledRerun.ts';
+import { STALLED_OUT, startStalledSweep } from '../engine/stalledSweep.ts';
 import {
   type FenceSettings,
   finalTold,
@@ -54,8 +39,23 @@ import {
   stepsInDoubt,
   stepsLanded,
   TELL_STEP,
-} from './steps.ts';
-import { createTellings, earlierTelling, type Tellings } from './tellAfterCompletion.ts';
+} from '../engine/steps.ts';
+import { createTellings, earlierTelling, type Tellings } from '../engine/tellAfterCompletion.ts';
+import { type Logger, lazyChild } from '../logger.ts';
+import { FAILED_CLAIM_TTL } from '../operations/queue.ts';
+import { isOperation, type JobData, type Origin } from '../operations/schemas.ts';
+import { QUEUE_NAME } from '../operations/shards.ts';
+import { describeOperation } from '../render/operationWords.ts';
+import type { HostBudget } from '../store/budget.ts';
+import type { Store } from '../store/index.ts';
+import type { RecentSubject } from '../store/recent.ts';
+import { type Redis, waitReplicas } from '../store/redis.ts';
+import { NOT_CONNECTED, type Workspaces } from '../workspaces/workspaces.ts';
+import type { ProcessorContext, ProcessorFeatures, Processors } from './context.ts';
+import { humanError, isPersonsMistake, isUserError, isWaitTurn, retryCause } from './errors.ts';
+import { POLL_DEDUPLICATION } from './pollDispatch.ts';
+import { DEFAULT_POLLING, type PollingSettings } from './polling.ts';
+import { POLL_OPERATIONS, type Schedules } from './schedules.ts';
 
 export interface WorkerSettings {
   prefix: string;

@@ -1,7 +1,7 @@
 /**
  * A write fenced by a BullMQ job's lock: made only while the lock still holds the token of the
  * run that writes, and extending that lock. The step log's marks are such writes
- * (jobs/steps.ts); a store script can make one beside its own work, so that a mark and what
+ * (engine/steps.ts); a store script can make one beside its own work, so that a mark and what
  * rides on it cost one round trip (cards.ts `showingMarked`).
  */
 
@@ -9,7 +9,7 @@
 export interface JobFence {
   /**
    * An outcome to tell once the job has completed, kept (when the fence holds) where a sweep
-   * finds it should its worker stop before it is told (jobs/tellAfterCompletion.ts)
+   * finds it should its worker stop before it is told (engine/tellAfterCompletion.ts)
    */
   pending?: PendingTelling | undefined;
   /** the job's hash (BullMQ's `<prefix>:<queue>:<id>`) */
@@ -38,7 +38,7 @@ redis.call('PEXPIRE', KEYS[${keys.lock}], ARGV[${args.lockMs}])
 if ARGV[${args.progress}] ~= '' then redis.call('HSET', KEYS[${keys.job}], 'progress', ARGV[${args.progress}]) end`;
 }
 
-/** An outcome kept with a job's fenced mark until its telling is confirmed (store/tellings.ts). */
+/** An outcome kept with a job's fenced mark until its telling is confirmed (engine/pendingTellings.ts). */
 export interface PendingTelling {
   /** `queueKeys().tellings()`: job id -> when marked */
   index: string;

@@ -1,7 +1,8 @@
 /** Removes a digest and its scheduler (`/collab digest remove`). */
+
+import { tell } from '../../engine/delivery.ts';
 import { success } from '../../render/messages.ts';
 import { commandOf, type Processor } from '../context.ts';
-import { tell } from '../delivery.ts';
 import { digestSchedulerId } from '../digestSchedules.ts';
 import { UserError } from '../errors.ts';
 

@@ -1,7 +1,8 @@
 /** A digest of the Slack channel now, covering the time since its digests last ran (`/collab digest run`). */
+
+import { tell } from '../../engine/delivery.ts';
 import { success } from '../../render/messages.ts';
 import type { Processor } from '../context.ts';
-import { tell } from '../delivery.ts';
 import { postDigest, scopeOf } from '../digestPost.ts';
 import { UserError } from '../errors.ts';
 

@@ -6,9 +6,9 @@
  * Nothing is ever said in the channel about a failure: it is logged.
  */
 import type { Post } from '../../collab/schemas.ts';
+import { slackErrorCode } from '../../engine/delivery.ts';
 import { postUnfurl } from '../../render/unfurl.ts';
 import { commandOf, type Processor, type ProcessorContext } from '../context.ts';
-import { slackErrorCode } from '../delivery.ts';
 
 /** Links of one message unfurled at most (Slack sends up to a handful). */
 const MAX_LINKS = 10;

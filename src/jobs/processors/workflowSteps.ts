@@ -8,9 +8,9 @@
  */
 import { isCollabError } from '../../collab/errors.ts';
 import { isResolved, type Post } from '../../collab/schemas.ts';
+import { slackErrorCode } from '../../engine/delivery.ts';
 import { isStepId, type StepId, WAIT_MAX_MS } from '../../operations/workflowSteps.ts';
 import type { Processor, ProcessorContext } from '../context.ts';
-import { slackErrorCode } from '../delivery.ts';
 import { humanError, isUserError, UserError } from '../errors.ts';
 import { memberName, recipientsOf } from '../people.ts';
 import { noPost, orNotFound, resolveChannel } from '../resolveRefs.ts';

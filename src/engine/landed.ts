@@ -6,7 +6,9 @@
  * to walk back that far ({@link MAX_WALK} records) cannot settle it: that is an error, never a
  * "not found" — a resend would risk a duplicate, so the operation stays in doubt instead.
  */
-import { CLOCK_MARGIN_MS } from './text.ts';
+
+/** How far the service's clock may be behind ours. */
+export const CLOCK_MARGIN_MS = 5 * 60_000;
 
 /** The most records one search reads. */
 export const MAX_WALK = 2000;

@@ -6,8 +6,8 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { FaultEvent } from '../../src/sandbox/emulator/index.ts';
+import { originOf, responseTexts, run, unique } from '../jobs/helpers.ts';
 import { type Harness, startHarness } from '../support/harness.ts';
-import { originOf, responseTexts, run, unique } from './helpers.ts';
 
 const COMMENTS = 'POST /v2/posts/{post_id}/comments';
 

@@ -16,8 +16,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FaultEvent } from '../../src/sandbox/emulator/index.ts';
 import { roleProcess } from '../faults/support/role-process.ts';
+import { openHome } from '../jobs/helpers.ts';
 import { ADA, type Harness, startHarness } from '../support/harness.ts';
-import { openHome } from './helpers.ts';
 import { finalsAt } from './stalling.ts';
 
 describe('a worker killed while telling a failure', () => {

@@ -1,6 +1,6 @@
 /**
  * A slash command's outcome is told once its job has completed, the telling's mark leaving with
- * the completion (jobs/tellAfterCompletion.ts). A worker that stops between the completion and the
+ * the completion (engine/tellAfterCompletion.ts). A worker that stops between the completion and the
  * telling leaves the outcome in its shard's index of pending tellings: another worker's sweep
  * tells it, once; a worker still telling (Slack slow to answer) keeps its telling to itself.
  *
@@ -10,8 +10,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { roleProcess } from '../faults/support/role-process.ts';
+import { callsOf } from '../jobs/helpers.ts';
 import { ADA, type Harness, startHarness } from '../support/harness.ts';
-import { callsOf } from './helpers.ts';
 import { finalsAt } from './stalling.ts';
 
 const RESOLUTION = 'POST /v2/posts/{post_id}/resolution';

@@ -9,8 +9,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { FaultEvent, HandledEvent } from '../../src/sandbox/emulator/index.ts';
+import { originOf, responseTexts, unique } from '../jobs/helpers.ts';
 import { type Harness, startHarness } from '../support/harness.ts';
-import { originOf, responseTexts, unique } from './helpers.ts';
 
 const COMMENTS = 'POST /v2/posts/{post_id}/comments';
 

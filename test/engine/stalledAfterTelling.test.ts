@@ -11,11 +11,11 @@
  * again when such a job stalls out: here, by the sweep of pending tellings.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STALLED_OUT } from '../../src/jobs/stalledSweep.ts';
-import { TELL_STEP } from '../../src/jobs/steps.ts';
+import { STALLED_OUT } from '../../src/engine/stalledSweep.ts';
+import { TELL_STEP } from '../../src/engine/steps.ts';
 import { queueKeys } from '../../src/store/keys.ts';
+import { originOf, responses, responseTexts, run, unique } from '../jobs/helpers.ts';
 import { type Harness, startHarness } from '../support/harness.ts';
-import { originOf, responses, responseTexts, run, unique } from './helpers.ts';
 
 describe('a job that stalls out after its telling began', () => {
   let h: Harness;

@@ -1,13 +1,13 @@
 /**
- * Outcomes told after their job completed (jobs/tellAfterCompletion.ts), kept beside the queue
+ * Outcomes told after their job completed (tellAfterCompletion.ts), kept beside the queue
  * shard's keys until their telling is confirmed: an index (job id -> when marked, or when its
  * worker last said it is still telling) and the tellings themselves. A telling whose worker
  * stopped before confirming it is claimed by a sweep and told again.
  */
 import type { Result } from 'ioredis';
-import { fenceLua, type JobFence, type PendingTelling, pendingArgs, pendingLua } from './fence.ts';
-import { queueKeys } from './keys.ts';
-import type { Redis } from './redis.ts';
+import { fenceLua, type JobFence, type PendingTelling, pendingArgs, pendingLua } from '../store/fence.ts';
+import { queueKeys } from '../store/keys.ts';
+import type { Redis } from '../store/redis.ts';
 
 /** A job's fenced step-log write with its outcome kept pending; 0 when the lock is not the run's. */
 const MARK_SCRIPT = `${fenceLua({ job: 1, lock: 2 }, { token: 1, lockMs: 2, progress: 3 })}

@@ -9,8 +9,8 @@
  *   gone through — never a plain failure for something that may exist.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { appPostsWith, originOf, responseTexts, run, unique } from '../jobs/helpers.ts';
 import { type Harness, startHarness } from '../support/harness.ts';
-import { appPostsWith, originOf, responseTexts, run, unique } from './helpers.ts';
 
 describe('a last attempt that ends in doubt', () => {
   let h: Harness;

@@ -1,14 +1,14 @@
 /**
- * The index of outcomes told after their job completed (store/tellings.ts), on the real Redis: a
+ * The index of outcomes told after their job completed (engine/pendingTellings.ts), on the real Redis: a
  * sweep claims the due tellings of jobs that completed (or completed and were trimmed away) or
  * failed after the mark, once; it looks again later at a job that runs again; a telling confirmed
  * or still being told is not due.
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tellingStore } from '../../src/engine/pendingTellings.ts';
 import type { JobFence, PendingTelling } from '../../src/store/fence.ts';
 import { deleteKeys, type Redis, whenReady } from '../../src/store/redis.ts';
-import { tellingStore } from '../../src/store/tellings.ts';
 import { connectTestRedis } from '../support/redisTarget.ts';
 
 let redis: Redis;

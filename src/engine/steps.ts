@@ -99,7 +99,7 @@ export interface FailedTelling {
  */
 export const SENT_OUTSIDE_LOG: ReadonlySet<string> = new Set(['resolvePost', 'unresolvePost']);
 
-/** The step that tells the person the outcome (jobs/delivery.ts). */
+/** The step that tells the person the outcome (delivery.ts). */
 export const TELL_STEP = 'tell';
 
 /** This run no longer holds the job's lock: another run has (or will have) the job. */

@@ -5,8 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CLAIM_TTL, FAILED_CLAIM_TTL, FAILED_RECORD_AGE_S } from '../../src/operations/queue.ts';
+import { originOf, unique } from '../jobs/helpers.ts';
 import { type Harness, startHarness, TEAM } from '../support/harness.ts';
-import { originOf, unique } from './helpers.ts';
 
 describe('the idempotency key of a failed operation', () => {
   let h: Harness;

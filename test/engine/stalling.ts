@@ -5,11 +5,11 @@
 import { randomBytes } from 'node:crypto';
 import type { Job } from 'bullmq';
 import { expect } from 'vitest';
-import { STALLED_OUT } from '../../src/jobs/stalledSweep.ts';
+import { STALLED_OUT } from '../../src/engine/stalledSweep.ts';
 import type { JobInput, Operation, Origin } from '../../src/operations/schemas.ts';
 import type { FaultEvent } from '../../src/sandbox/emulator/index.ts';
+import { appPostsWith, callsOf, responseTexts } from '../jobs/helpers.ts';
 import { type Harness, startHarness } from '../support/harness.ts';
-import { appPostsWith, callsOf, responseTexts } from './helpers.ts';
 
 /**
  * A harness whose jobs stall out quickly (its settings: STALLING_ENV): a 1 s lock, so the stalled check (and the sweep of

@@ -16,8 +16,8 @@ import { createWorker } from '../../src/jobs/worker.ts';
 import { createLogger } from '../../src/logger.ts';
 import type { HandledEvent } from '../../src/sandbox/emulator/index.ts';
 import { connectRedis } from '../../src/store/redis.ts';
+import { originOf, responseTexts, run, unique } from '../jobs/helpers.ts';
 import { type Harness, REDIS_URL, startHarness } from '../support/harness.ts';
-import { originOf, responseTexts, run, unique } from './helpers.ts';
 
 const COMMENTS = 'POST /v2/posts/{post_id}/comments';
 const POST = 'GET /v2/posts/{id}';

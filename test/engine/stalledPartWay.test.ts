@@ -12,9 +12,9 @@
  * before.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { readLog } from '../../src/jobs/steps.ts';
+import { readLog } from '../../src/engine/steps.ts';
+import { appPostsWith, blockText, originOf, postWithCard, unique, updatesOf } from '../jobs/helpers.ts';
 import type { Harness } from '../support/harness.ts';
-import { appPostsWith, blockText, originOf, postWithCard, unique, updatesOf } from './helpers.ts';
 import { expectPostedOnce, finalsAt, losingRuns, startStallingHarness, toldAt } from './stalling.ts';
 
 const CREATE = 'POST /v2/posts';

@@ -6,8 +6,8 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { HandledEvent } from '../../src/sandbox/emulator/index.ts';
+import { appPostsWith, channelId, originOf, responseTexts, run, unique } from '../jobs/helpers.ts';
 import { type Harness, startHarness } from '../support/harness.ts';
-import { appPostsWith, channelId, originOf, responseTexts, run, unique } from './helpers.ts';
 
 const NEWER = 45;
 

@@ -14,8 +14,8 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { JobInput, Operation } from '../../src/operations/schemas.ts';
 import type { FaultEvent } from '../../src/sandbox/emulator/index.ts';
+import { appPostsWith, originOf, responseTexts, unique } from '../jobs/helpers.ts';
 import { type Harness, startHarness } from '../support/harness.ts';
-import { appPostsWith, originOf, responseTexts, unique } from './helpers.ts';
 
 describe('a run that lost its job to the stalled check', () => {
   let h: Harness;

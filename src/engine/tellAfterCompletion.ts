@@ -29,8 +29,8 @@ import type { Logger } from '../logger.ts';
 import type { Origin } from '../operations/schemas.ts';
 import { CONFIRM_BATCH, type JobFence, type PendingTelling } from '../store/fence.ts';
 import { corkTurn, type Redis } from '../store/redis.ts';
-import { tellingStore } from '../store/tellings.ts';
 import type { FinalTelling, Outcomes, SlackMessage } from './delivery.ts';
+import { tellingStore } from './pendingTellings.ts';
 
 export interface TellingsOptions {
   /** BullMQ's connection of the worker: the mark must leave on it, before the completion */

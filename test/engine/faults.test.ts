@@ -5,7 +5,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createCollabClient } from '../../src/collab/client.ts';
 import { defaultUsers, makeSlackUser } from '../../src/sandbox/slack/index.ts';
-import { type Harness, startHarness } from '../support/harness.ts';
 import {
   appPostsWith,
   channelId,
@@ -15,7 +14,8 @@ import {
   responseTexts,
   run,
   unique,
-} from './helpers.ts';
+} from '../jobs/helpers.ts';
+import { type Harness, startHarness } from '../support/harness.ts';
 
 const RETRY_TEXT = /The service is busy; I will .* again at/;
 

@@ -8,8 +8,8 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { keys } from '../../src/store/keys.ts';
+import { originOf, responseTexts, run } from '../jobs/helpers.ts';
 import { type Harness, startHarness, TEAM } from '../support/harness.ts';
-import { originOf, responseTexts, run } from './helpers.ts';
 
 const RESOLUTION = 'POST /v2/posts/{post_id}/resolution';
 const REOPEN = 'DELETE /v2/posts/{post_id}/resolution';

@@ -4,8 +4,8 @@
  * error while telling never makes the operation run again.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { callsOf, originOf, responses, run } from '../jobs/helpers.ts';
 import { ADA, type Harness, startHarness } from '../support/harness.ts';
-import { callsOf, originOf, responses, run } from './helpers.ts';
 
 describe('outcome delivery', () => {
   let h: Harness;

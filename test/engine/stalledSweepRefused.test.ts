@@ -6,12 +6,12 @@
  * Runs on a redis-server of the test's own, as the memory limit would disturb every other test.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readLog } from '../../src/jobs/steps.ts';
+import { readLog } from '../../src/engine/steps.ts';
 import { connectRedis, type Redis } from '../../src/store/redis.ts';
 import { type OwnRedis, startOwnRedis } from '../faults/support/redis-server.ts';
+import { originOf, unique } from '../jobs/helpers.ts';
 import { type Harness, startHarness } from '../support/harness.ts';
 import { captureLogs } from '../support/log-capture.ts';
-import { originOf, unique } from './helpers.ts';
 import { expectPostedOnce, losingRuns, STALLING_ENV, toldAt } from './stalling.ts';
 
 describe('a sweep whose settling Redis refuses', () => {
