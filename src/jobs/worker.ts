@@ -46,13 +46,22 @@ import { FAILED_CLAIM_TTL } from '../operations/queue.ts';
 import { isOperation, type JobData, type Origin } from '../operations/schemas.ts';
 import { QUEUE_NAME } from '../operations/shards.ts';
 import { describeOperation } from '../render/operationWords.ts';
+import {
+  failedWords,
+  retryNotice,
+  unconfirmedWords,
+  WORKER_STOPPED,
+  warning,
+  wentThroughWords,
+  workerStoppedWords,
+} from '../render/outcomes.ts';
 import type { HostBudget } from '../store/budget.ts';
 import type { Store } from '../store/index.ts';
 import type { RecentSubject } from '../store/recent.ts';
 import { type Redis, waitReplicas } from '../store/redis.ts';
 import { NOT_CONNECTED, type Workspaces } from '../workspaces/workspaces.ts';
 import type { ProcessorContext, ProcessorFeatures, Processors } from './context.ts';
-import { humanError, isPersonsMistake, isUserError, isWaitTurn, retryCause } from './errors.ts';
+import { causeOf, isPersonsMistake, isUserError, isWaitTurn } from './errors.ts';
 import { POLL_DEDUPLICATION } from './pollDispatch.ts';
 import { DEFAULT_POLLING, type PollingSettings } from './polling.ts';
 import { POLL_OPERATIONS, type Schedules } from './schedules.ts';
@@ -510,14 +519,15 @@ async function tellFailed(
     const doubted =
       log.sentInDoubt === true ||
       Object.entries(log.steps).some(([name, step]) => name !== TELL_STEP && step.doubted && !step.done);
+    const cause = causeOf(error);
     const words = landed
-      ? `I did ${what}, but could not finish what comes after it: ${afterwards(error)} It went through: no need to try again.`
+      ? wentThroughWords(what, cause)
       : inDoubt && (!refused || doubted)
-        ? `Could not ${what} for sure: it was sent, but the service never confirmed it and retries did not get through. It may have gone through: check before trying again.`
-        : humanError(operation, error);
+        ? unconfirmedWords(what)
+        : failedWords(what, cause);
     // Marked before it is told, so no later run of this job tells anything else.
     await tellFailure(tellingScope(scope, job, origin, ctx.outcomes, steps.write), log, origin, {
-      text: `:warning: ${words}`,
+      text: warning(words),
       outcome: landed ? 'completed' : 'failed',
       reason: words,
     });
@@ -577,16 +587,14 @@ async function settleUntold(scope: WorkerScope, job: Job, origin: Origin, log: S
     return;
   }
   // Part of it may be done: no plain "try again".
-  const text = partlyDone(job.name, log)
-    ? `:warning: Could not finish: the worker stopped while running it, and it may have gone through (${describeOperation(job.name)}). Check before trying again.`
-    : `:warning: Could not ${describeOperation(job.name)}: the worker stopped while running it. Try again.`;
+  const text = warning(workerStoppedWords(describeOperation(job.name), partlyDone(job.name, log)));
   // Marked before it is told (no run holds a failed job: unfenced), so that nothing else is told.
   // As any final failure: a slash command's note (or its retry notice) gives way to it.
   const write: WriteLog = (told) => job.updateProgress(told);
   await tellFailure(tellingScope(scope, job, origin, outcomes, write), log, origin, {
     text,
     outcome: 'failed',
-    reason: 'the worker stopped while running it',
+    reason: WORKER_STOPPED,
   });
 }
 
@@ -684,21 +692,6 @@ async function tellRetry(
   error: unknown,
 ) {
   if (!origin) return;
-  const seconds = Math.floor(at / 1000);
-  const fallback = new Date(at).toISOString().slice(11, 16);
-  await ctx.outcomes.deliver(
-    origin,
-    {
-      text: `:hourglass_flowing_sand: ${retryCause(error)}; I will ${describeOperation(operation)} again at <!date^${seconds}^{time_secs}|${fallback} UTC>. No need to do anything.`,
-    },
-    { replaceOriginal: replacesAck(origin) },
-  );
-}
-
-/** Why the rest of an operation whose write landed did not finish, in a sentence. */
-function afterwards(error: unknown): string {
-  if (isCollabError(error) && error.kind !== 'permanent')
-    return 'the service did not answer, and retries did not get through.';
-  if (isCollabError(error) || isUserError(error)) return 'the service refused the next step.';
-  return 'something went wrong on our side.';
+  const text = retryNotice(describeOperation(operation), at, causeOf(error));
+  await ctx.outcomes.deliver(origin, { text }, { replaceOriginal: replacesAck(origin) });
 }
