@@ -8,8 +8,9 @@
  *   slack/, jobs/ → operations/ → store/ → collab/
  *   slack/, jobs/ → render/ → operations/ (its types), collab/
  * engine/ is the exactly-once machinery (docs/engine.md): it knows no product feature, so it never
- * imports jobs/, slack/ or workspaces/; the product hands it what it needs. A listener may import
- * only engine/delivery.ts, the one way to tell a person (it imports nothing of slack/).
+ * imports jobs/, slack/ or workspaces/; the product hands it what it needs. Outside it, code uses
+ * the engine through its front door, engine/index.ts; a listener only through engine/delivery.ts,
+ * the one way to tell a person (it imports nothing of slack/).
  * operations/ (job names, schemas, enqueue) sits above store/, not beside it: enqueue claims an
  * idempotency key, and every Redis key lives in one file, store/keys.ts. render/ stays pure: it
  * imports only collab/ and operations/, never store/.
@@ -121,6 +122,14 @@ module.exports = {
         path: '^src/',
         pathNot: ['^src/(engine|operations|render|store|collab)/', '^src/logger\\.ts$'],
       },
+    },
+    {
+      name: 'engine-through-its-front-door',
+      severity: 'error',
+      comment:
+        'Outside the engine, jobs/, the CLI and the runtime use it through engine/index.ts, its front door (what the product may use); a listener through engine/delivery.ts alone.',
+      from: { path: '^src/', pathNot: '^src/(engine|slack)/' },
+      to: { path: '^src/engine/', pathNot: '^src/engine/index\\.ts$' },
     },
     {
       name: 'slack-tells-through-the-engine',

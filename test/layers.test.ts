@@ -142,7 +142,7 @@ describe('the layer rules', () => {
     expect(result.output).not.toContain('src/runtime.ts → src/runtime/core.ts');
   }, 60_000);
 
-  it("fail the engine importing a product feature, and a listener reaching past the engine's delivery.ts", async () => {
+  it('fail the engine importing a product feature, and jobs/ or a listener going past its front door', async () => {
     const result = await check({
       'src/jobs/cards.ts': 'export const updateCards = () => 1;\n',
       'src/engine/steps.ts':
@@ -150,6 +150,9 @@ describe('the layer rules', () => {
       'src/engine/delivery.ts': 'export const tellNow = (text: string) => text;\n',
       'src/slack/listeners/comment.ts':
         "import { once } from '../../engine/steps.ts';\nimport { tellNow } from '../../engine/delivery.ts';\nexport const run = () => [once, tellNow];\n",
+      'src/engine/index.ts': "export { once } from './steps.ts';\n",
+      'src/jobs/feeds.ts':
+        "import { once } from '../engine/index.ts';\nimport { tellNow } from '../engine/delivery.ts';\nexport const poll = () => [once, tellNow];\n",
     });
     expect(result.code).not.toBe(0);
     expect(result.output).toContain('engine-knows-no-product: src/engine/steps.ts → src/jobs/cards.ts');
@@ -157,6 +160,10 @@ describe('the layer rules', () => {
       'slack-tells-through-the-engine: src/slack/listeners/comment.ts → src/engine/steps.ts',
     );
     expect(result.output).not.toContain('src/slack/listeners/comment.ts → src/engine/delivery.ts');
+    expect(result.output).toContain(
+      'engine-through-its-front-door: src/jobs/feeds.ts → src/engine/delivery.ts',
+    );
+    expect(result.output).not.toContain('src/jobs/feeds.ts → src/engine/index.ts');
   }, 60_000);
 
   it('fail a helper imported from jobs/processors/ by anything but its index', async () => {

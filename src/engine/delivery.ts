@@ -8,9 +8,9 @@
  * 3. a direct message from the app to the person.
  *
  * Two doors into the same order: a processor tells through `ctx.outcomes` (or `tell`, once
- * across re-runs), posting to the `response_url` the job carries; a listener answering at once
- * tells through `tellNow`, whose first way is Bolt's `respond` for the interaction in hand.
- * This module imports nothing of slack/, so listeners may import it.
+ * across re-runs: tell.ts), posting to the `response_url` the job carries; a listener answering
+ * at once tells through `tellNow`, whose first way is Bolt's `respond` for the interaction in
+ * hand. This module imports nothing of slack/, so listeners may import it.
  */
 import type { KnownBlock } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
@@ -18,7 +18,6 @@ import { request } from 'undici';
 import type { Logger } from '../logger.ts';
 import { usableResponseUrl } from '../operations/responseUrl.ts';
 import type { Origin } from '../operations/schemas.ts';
-import { type Once, type Rider, TELL_STEP } from './steps.ts';
 
 export interface SlackMessage {
   text: string;
@@ -154,87 +153,6 @@ export async function tellNow(
 /** A slash command was acked with a "working on it" note that the outcome replaces; other sources keep their message. */
 export function replacesAck(origin: Origin): boolean {
   return origin.source === 'command';
-}
-
-/**
- * Delivers a job's outcome, once across re-runs (a crash after telling must not tell twice).
- * A slash command's "working on it" note is replaced; other sources get a new ephemeral message.
- *
- * The step is marked started before the message goes out, so that from then on no retry notice
- * or failure message of this job can follow it (worker.ts). A run that finds it started but not
- * finished (the worker died while telling) tells it again: for a slash command the same message
- * replaces the same note, so the person still sees one outcome.
- */
-export async function tell(
-  ctx: { once: Once; outcomes: Outcomes; tellLater?: TellLater | undefined },
-  origin: Origin,
-  message: SlackMessage,
-  options: TellOptions = {},
-): Promise<void> {
-  const replaceOriginal = options.replace ?? replacesAck(origin);
-  const { rider, first } = options;
-  // A slash command's note is replaced: told again, it still shows once. Its telling waits for
-  // the job's completion, its mark leaving with it, the message kept with the mark in the index
-  // of pending tellings (tellAfterCompletion.ts).
-  if (replaceOriginal && ctx.tellLater) {
-    await ctx.tellLater({
-      origin,
-      message,
-      rider,
-      first,
-      deliver: () => ctx.outcomes.deliver(origin, message, { replaceOriginal }),
-    });
-    return;
-  }
-  // The message is kept in the log before the telling is marked started (its mark rides on that
-  // write): a job that then stalls out can still tell it, replacing the same note (worker.ts).
-  await ctx.once(
-    TOLD_MESSAGE_STEP,
-    async (): Promise<ToldMessage> => ({ message, replaceOriginal }),
-    undefined,
-    { repeatable: true },
-  );
-  await ctx.once(
-    TELL_STEP,
-    async () => {
-      await first?.();
-      return ctx.outcomes.deliver(origin, message, { replaceOriginal });
-    },
-    async () => undefined,
-    rider ? { rider } : {},
-  );
-}
-
-/** A run's last act, to be done once its job has completed (tellAfterCompletion.ts). */
-export interface FinalTelling {
-  origin: Origin;
-  message: SlackMessage;
-  /** store work that rides on the telling's mark (the cards' look-up) */
-  rider?: Rider | undefined;
-  /** done before the message goes out (the cards, from the rider's look-up) */
-  first?: (() => Promise<void>) | undefined;
-  /** the message, replacing the slash command's note */
-  deliver: () => Promise<Delivered>;
-}
-
-/** Hands the run's telling over to be done after the job completes (ProcessorContext.tellLater). */
-export type TellLater = (telling: FinalTelling) => Promise<void>;
-
-export interface TellOptions {
-  /** replace the slash command's note (default: only for a slash command) */
-  replace?: boolean;
-  /** store work that rides on the telling's started mark (steps.ts) */
-  rider?: Rider;
-  /** done after the mark, before the message goes out (a run that dies in it tells the message) */
-  first?: () => Promise<void>;
-}
-
-/** The step that keeps the outcome message a job is about to tell. */
-export const TOLD_MESSAGE_STEP = 'tell:message';
-
-export interface ToldMessage {
-  message: SlackMessage;
-  replaceOriginal: boolean;
 }
 
 async function postToResponseUrl(

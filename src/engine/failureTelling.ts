@@ -14,7 +14,7 @@
 import type { Logger } from '../logger.ts';
 import type { Origin } from '../operations/schemas.ts';
 import { type Outcomes, replacesAck } from './delivery.ts';
-import type { FailedTelling, StepLog } from './steps.ts';
+import type { FailedTelling, StepLog } from './stepLog.ts';
 
 /** Writes the job's log: fenced by a run that holds the job, plain for a failed job. */
 export type WriteLog = (log: StepLog) => Promise<unknown>;

@@ -7,6 +7,8 @@
  * "not found" — a resend would risk a duplicate, so the operation stays in doubt instead.
  */
 
+import { UnsettledError } from './errors.ts';
+
 /** How far the service's clock may be behind ours. */
 export const CLOCK_MARGIN_MS = 5 * 60_000;
 
@@ -14,10 +16,6 @@ export const CLOCK_MARGIN_MS = 5 * 60_000;
 export const MAX_WALK = 2000;
 /** Consecutive records older than the cutoff after which the search stops (lists sort by publication, not creation). */
 const OLDER_RUN = 50;
-
-export class UnsettledError extends Error {
-  override name = 'UnsettledError';
-}
 
 export async function findSince<T extends { created_at?: string | null | undefined }>(
   records: AsyncIterable<T>,

@@ -4,7 +4,7 @@
  * may be done (a post created whose card was never posted, a message whose answer never came, a
  * resolve that may have been sent), telling the person "it may have gone through, check" leaves
  * them the work the bot can do: the job is put back to run once more, as a last attempt in doubt
- * is (worker.ts `settleDoubt`). That run reads the log, looks for what landed, finishes, and tells
+ * is (failure.ts `settleDoubt`). That run reads the log, looks for what landed, finishes, and tells
  * the outcome once.
  *
  * Once only, and only for a job with something to finish: a job whose runs kill their worker may
@@ -12,17 +12,15 @@
  * it at once; the log's `stalledRerun` mark then has it told as before.
  */
 import type { Job } from 'bullmq';
-import { finalTold, SENT_OUTSIDE_LOG, type StepLog, stepsInDoubt } from './steps.ts';
+import { finalTold, type StepLog, stepsInDoubt } from './stepLog.ts';
 
 /**
  * Part of the job may be done: a step ended or is in doubt, or it is an operation whose one send
- * leaves no mark (a resolve or reopen, steps.ts SENT_OUTSIDE_LOG), which a stopped run may have made.
+ * leaves no mark (`sendsOutsideLog`: a resolve or reopen), which a stopped run may have made.
  */
-export function partlyDone(operation: string, log: StepLog): boolean {
+export function partlyDone(sendsOutsideLog: boolean, log: StepLog): boolean {
   return (
-    SENT_OUTSIDE_LOG.has(operation) ||
-    stepsInDoubt(log).length > 0 ||
-    Object.values(log.steps).some((step) => step.done)
+    sendsOutsideLog || stepsInDoubt(log).length > 0 || Object.values(log.steps).some((step) => step.done)
   );
 }
 
@@ -31,8 +29,8 @@ export function partlyDone(operation: string, log: StepLog): boolean {
  * has not had its extra run. (A resolve or reopen runs again as a retry would: sending it again
  * changes nothing, and the run shows the post's state on its cards and tells it.)
  */
-export function rerunsAfterStall(operation: string, log: StepLog): boolean {
-  return !log.stalledRerun && !finalTold(log) && partlyDone(operation, log);
+export function rerunsAfterStall(sendsOutsideLog: boolean, log: StepLog): boolean {
+  return !log.stalledRerun && !finalTold(log) && partlyDone(sendsOutsideLog, log);
 }
 
 /**

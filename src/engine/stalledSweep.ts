@@ -1,7 +1,7 @@
 /**
  * Stalled-out jobs that nobody settled. BullMQ fails a job whose runs stopped too often in the
  * worker that takes it next, and tells only that process (its `failed` event): the worker then
- * tells the person, or gives the job its one more run (worker.ts, stalledRerun.ts). A process
+ * tells the person, or gives the job its one more run (stalledOut.ts, stalledRerun.ts). A process
  * killed between the failure and that handling — or between the extra run's mark and its retry —
  * leaves the job failed and the person told nothing.
  *

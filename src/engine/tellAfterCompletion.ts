@@ -2,7 +2,7 @@
  * A slash command's outcome, told once its job has completed.
  *
  * Telling once needs the telling's mark in the job's log before the message goes out (steps.ts,
- * delivery.ts): from then on no retry notice or failure of the job may follow it. Written on its
+ * tell.ts): from then on no retry notice or failure of the job may follow it. Written on its
  * own, that mark is a Redis round trip of every operation. Here it leaves in the same write as
  * BullMQ's completion of the job instead: when the processor returns, its last act being the
  * telling, the mark (with the cards' look-up riding on it, and the outcome kept in the shard's
@@ -21,7 +21,7 @@
  * are left to it.
  *
  * Where the store's Redis is not the queue's (a cluster), or a job runs without a lock, the
- * telling is made inside the run as before (delivery.ts `tell`).
+ * telling is made inside the run as before (tell.ts `tell`).
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Job } from 'bullmq';
@@ -29,8 +29,9 @@ import type { Logger } from '../logger.ts';
 import type { Origin } from '../operations/schemas.ts';
 import { CONFIRM_BATCH, type JobFence, type PendingTelling } from '../store/fence.ts';
 import { corkTurn, type Redis } from '../store/redis.ts';
-import type { FinalTelling, Outcomes, SlackMessage } from './delivery.ts';
+import type { Outcomes, SlackMessage } from './delivery.ts';
 import { tellingStore } from './pendingTellings.ts';
+import type { FinalTelling } from './tell.ts';
 
 export interface TellingsOptions {
   /** BullMQ's connection of the worker: the mark must leave on it, before the completion */

@@ -3,8 +3,8 @@
  * place when the post changes (resolved, reopened, commented).
  */
 import { isResolved, type Post } from '../collab/schemas.ts';
-import { slackErrorCode } from '../engine/delivery.ts';
-import type { Rider } from '../engine/steps.ts';
+import type { Rider } from '../engine/index.ts';
+import { slackErrorCode } from '../engine/index.ts';
 import type { CardRef, Origin } from '../operations/schemas.ts';
 import { postCard } from '../render/postCard.ts';
 import type { PostShown, SlackMessageRef } from '../store/cards.ts';

@@ -5,7 +5,7 @@
  */
 import { hasFilters, type PostFilters, passesFilters } from '../collab/postFilters.ts';
 import type { Post } from '../collab/schemas.ts';
-import { slackErrorCode } from '../engine/delivery.ts';
+import { slackErrorCode } from '../engine/index.ts';
 import { type DigestScope, digestMessage, quietDigestMessage } from '../render/digest.ts';
 import type { Digest } from '../store/digests.ts';
 import type { ChannelLink } from '../store/links.ts';

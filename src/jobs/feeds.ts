@@ -13,7 +13,7 @@
 
 import { passesFilters } from '../collab/postFilters.ts';
 import { isResolved, type Post } from '../collab/schemas.ts';
-import { slackErrorCode } from '../engine/delivery.ts';
+import { slackErrorCode } from '../engine/index.ts';
 import { changeNote, type PostChange, postChanges } from '../render/changes.ts';
 import { cardVersion } from '../render/postCard.ts';
 import type { FeedState, PostState, Watched } from '../store/feeds.ts';

@@ -6,7 +6,7 @@
  * Runs in the worker so the listener never waits on the service.
  */
 import { isCollabError } from '../collab/errors.ts';
-import { slackErrorCode } from '../engine/delivery.ts';
+import { slackErrorCode } from '../engine/index.ts';
 import type { JobData } from '../operations/schemas.ts';
 import { filtersText } from '../render/filters.ts';
 import { homeView } from '../render/home.ts';

@@ -8,7 +8,7 @@
  * and messages whose id the bot remembered when it sent them.
  */
 import type { Message } from '../collab/schemas.ts';
-import { slackErrorCode } from '../engine/delivery.ts';
+import { slackErrorCode } from '../engine/index.ts';
 import { mirroredMessage } from '../render/mirror.ts';
 import type { PollInterval } from '../store/mirrors.ts';
 import type { ThreadOrigin } from '../store/threads.ts';

@@ -7,7 +7,7 @@
  * zone) notices are held, and one summary is sent at 08:00.
  */
 import type { Post } from '../collab/schemas.ts';
-import { slackErrorCode } from '../engine/delivery.ts';
+import { slackErrorCode } from '../engine/index.ts';
 import { changeNoteText, type PostChange } from '../render/changes.ts';
 import { md } from '../render/limits.ts';
 import { cardVersion, postCard } from '../render/postCard.ts';

@@ -3,7 +3,7 @@
  * behind short ids (button values are short), and the page delivered to the person alone.
  */
 import type { Page } from '../collab/schemas.ts';
-import { replacesAck, type SlackMessage } from '../engine/delivery.ts';
+import { replacesAck, type SlackMessage } from '../engine/index.ts';
 import type { Origin } from '../operations/schemas.ts';
 import type { PagingButtons } from '../render/lists.ts';
 import type { PageState } from '../store/pages.ts';

@@ -3,11 +3,10 @@
  * organisation key, so the words say who wrote it) and the service member with the same email.
  */
 import type { Member } from '../collab/schemas.ts';
-import { slackErrorCode } from '../engine/delivery.ts';
+import { slackErrorCode, UserError } from '../engine/index.ts';
 import { isTimeZone } from '../operations/schedule.ts';
 import { escapeMrkdwn } from '../render/text.ts';
 import type { ProcessorContext } from './context.ts';
-import { UserError } from './errors.ts';
 
 /** Slack profiles are cached this long. */
 const PROFILE_TTL_SECONDS = 3600;

@@ -1,6 +1,6 @@
 /** What resolvePost and unresolvePost share: naming the post, showing the change on its cards, telling. */
 import { isResolved, type Post } from '../collab/schemas.ts';
-import { tell } from '../engine/delivery.ts';
+import { tell } from '../engine/index.ts';
 import type { CardRef, Origin } from '../operations/schemas.ts';
 import { postTitlePlain } from '../render/labels.ts';
 import { type Outcome, success } from '../render/messages.ts';

@@ -5,7 +5,7 @@
  * decoded, markdown links reduced to their label, markdown punctuation and all whitespace removed.
  */
 import { DomUtils, parseDocument } from 'htmlparser2';
-import { CLOCK_MARGIN_MS } from '../engine/landed.ts';
+import { CLOCK_MARGIN_MS } from '../engine/index.ts';
 
 /** The text of HTML, markdown or plain text: tags dropped, entities decoded. */
 export function textOf(content: string): string {

@@ -5,7 +5,7 @@
  * are forgotten; other Slack failures are logged (the operation itself succeeded).
  */
 import type { Post } from '../collab/schemas.ts';
-import { slackErrorCode } from '../engine/delivery.ts';
+import { slackErrorCode } from '../engine/index.ts';
 import { postUnfurl } from '../render/unfurl.ts';
 import type { UnfurlRef } from '../store/cards.ts';
 import { commandOf, type ProcessorContext } from './context.ts';

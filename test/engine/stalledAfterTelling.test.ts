@@ -12,7 +12,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STALLED_OUT } from '../../src/engine/stalledSweep.ts';
-import { TELL_STEP } from '../../src/engine/steps.ts';
+import { TELL_STEP } from '../../src/engine/stepLog.ts';
 import { queueKeys } from '../../src/store/keys.ts';
 import { originOf, responses, responseTexts, run, unique } from '../jobs/helpers.ts';
 import { type Harness, startHarness } from '../support/harness.ts';

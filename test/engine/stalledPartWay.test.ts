@@ -12,7 +12,7 @@
  * before.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { readLog } from '../../src/engine/steps.ts';
+import { readLog } from '../../src/engine/stepLog.ts';
 import { appPostsWith, blockText, originOf, postWithCard, unique, updatesOf } from '../jobs/helpers.ts';
 import type { Harness } from '../support/harness.ts';
 import { expectPostedOnce, finalsAt, losingRuns, startStallingHarness, toldAt } from './stalling.ts';

@@ -6,7 +6,7 @@
  * Runs on a redis-server of the test's own, as the memory limit would disturb every other test.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readLog } from '../../src/engine/steps.ts';
+import { readLog } from '../../src/engine/stepLog.ts';
 import { connectRedis, type Redis } from '../../src/store/redis.ts';
 import { type OwnRedis, startOwnRedis } from '../faults/support/redis-server.ts';
 import { originOf, unique } from '../jobs/helpers.ts';

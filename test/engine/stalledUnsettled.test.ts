@@ -6,7 +6,7 @@
  * worker sweeps its queue's failed set: what nobody settled is settled there, once.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { readLog, type StepLog } from '../../src/engine/steps.ts';
+import { readLog, type StepLog } from '../../src/engine/stepLog.ts';
 import type { Origin } from '../../src/operations/schemas.ts';
 import { appPostsWith, originOf, unique } from '../jobs/helpers.ts';
 import { type Harness, TEAM } from '../support/harness.ts';

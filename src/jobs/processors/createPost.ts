@@ -3,14 +3,12 @@
  * posts its card where the person acted, and tells them where it went.
  */
 import { type CreatePostInput, PAGE_SIZE_MAX, type Post } from '../../collab/schemas.ts';
-import { tell } from '../../engine/delivery.ts';
-import { findSince } from '../../engine/landed.ts';
+import { findSince, tell, UserError } from '../../engine/index.ts';
 import type { JobData } from '../../operations/schemas.ts';
 import { md } from '../../render/limits.ts';
 import { mrkdwnLink } from '../../render/text.ts';
 import { postCardIn } from '../cards.ts';
 import { commandOf, type Processor, type ProcessorContext } from '../context.ts';
-import { UserError } from '../errors.ts';
 import { displayName } from '../people.ts';
 import { aboutPost, withPostLink } from '../postChange.ts';
 import { resolveChannel } from '../resolveRefs.ts';

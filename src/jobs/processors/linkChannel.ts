@@ -1,6 +1,6 @@
 /** linkChannel: links the Slack channel to a channel of the service (where `/collab post` goes). */
 
-import { tell } from '../../engine/delivery.ts';
+import { tell } from '../../engine/index.ts';
 import { success } from '../../render/messages.ts';
 import { commandOf, type Processor } from '../context.ts';
 import { resolveChannel } from '../resolveRefs.ts';

@@ -1,6 +1,6 @@
 /** The Slack channel's digests, with their next runs (`/collab digest list`). */
 
-import { tell } from '../../engine/delivery.ts';
+import { tell } from '../../engine/index.ts';
 import { digestListMessage } from '../../render/digest.ts';
 import { filtersText } from '../../render/filters.ts';
 import { commandOf, type Processor } from '../context.ts';

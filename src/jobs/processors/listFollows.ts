@@ -3,7 +3,7 @@
  * feeds (their schedulers) and paused ones — with the collaboration channel and the filters.
  */
 
-import { tell } from '../../engine/delivery.ts';
+import { tell } from '../../engine/index.ts';
 import { filtersText } from '../../render/filters.ts';
 import { type FollowListEntry, followListMessage } from '../../render/follows.ts';
 import type { Processor } from '../context.ts';

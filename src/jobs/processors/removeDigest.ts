@@ -1,10 +1,9 @@
 /** Removes a digest and its scheduler (`/collab digest remove`). */
 
-import { tell } from '../../engine/delivery.ts';
+import { tell, UserError } from '../../engine/index.ts';
 import { success } from '../../render/messages.ts';
 import { commandOf, type Processor } from '../context.ts';
 import { digestSchedulerId } from '../digestSchedules.ts';
-import { UserError } from '../errors.ts';
 
 export const removeDigest: Processor<'removeDigest'> = async (data, ctx) => {
   const { origin, digestId } = data;

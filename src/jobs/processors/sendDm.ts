@@ -5,12 +5,10 @@
  * made in the same run.
  */
 import { type Member, type Message, PAGE_SIZE_MAX, type Thread } from '../../collab/schemas.ts';
-import { tell } from '../../engine/delivery.ts';
-import { findSince } from '../../engine/landed.ts';
+import { findSince, tell, UserError } from '../../engine/index.ts';
 import type { JobData, Origin } from '../../operations/schemas.ts';
 import { success } from '../../render/messages.ts';
 import { commandOf, type ProcessorContext } from '../context.ts';
-import { UserError } from '../errors.ts';
 import { noteDmActivity } from '../mirroring.ts';
 import { memberName, memberOf, recipientsOf } from '../people.ts';
 import { code, ifFound, noThread, noThreadFor, orNotFound } from '../resolveRefs.ts';

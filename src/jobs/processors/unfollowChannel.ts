@@ -1,6 +1,6 @@
 /** unfollowChannel: the Slack channel stops following its collaboration channel (scheduler and state removed). */
 
-import { tell } from '../../engine/delivery.ts';
+import { tell } from '../../engine/index.ts';
 import { success } from '../../render/messages.ts';
 import type { Processor } from '../context.ts';
 import { stopFeed } from '../feeds.ts';

@@ -6,7 +6,7 @@
  * Nothing is ever said in the channel about a failure: it is logged.
  */
 import type { Post } from '../../collab/schemas.ts';
-import { slackErrorCode } from '../../engine/delivery.ts';
+import { slackErrorCode } from '../../engine/index.ts';
 import { postUnfurl } from '../../render/unfurl.ts';
 import { commandOf, type Processor, type ProcessorContext } from '../context.ts';
 

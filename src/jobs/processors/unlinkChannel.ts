@@ -1,6 +1,6 @@
 /** unlinkChannel: forgets the Slack channel's link. */
 
-import { tell } from '../../engine/delivery.ts';
+import { tell } from '../../engine/index.ts';
 import { success } from '../../render/messages.ts';
 import type { Processor } from '../context.ts';
 import { removeChannelDigests } from '../digestSchedules.ts';

@@ -8,12 +8,11 @@
  */
 import { isCollabError } from '../../collab/errors.ts';
 import { isResolved, type Post } from '../../collab/schemas.ts';
-import { slackErrorCode } from '../../engine/delivery.ts';
+import { causeOf, isUserError, slackErrorCode, UserError } from '../../engine/index.ts';
 import { isStepId, type StepId, WAIT_MAX_MS } from '../../operations/workflowSteps.ts';
 import { describeOperation } from '../../render/operationWords.ts';
 import { failedWords } from '../../render/outcomes.ts';
 import type { Processor, ProcessorContext } from '../context.ts';
-import { causeOf, isUserError, UserError } from '../errors.ts';
 import { memberName, recipientsOf } from '../people.ts';
 import { noPost, orNotFound, resolveChannel } from '../resolveRefs.ts';
 import { schedulerId } from '../schedules.ts';

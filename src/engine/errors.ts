@@ -1,7 +1,9 @@
 /**
- * Failures a processor throws on purpose, and what a failure is in the words of its outcome. A
- * processor that knows better (an unknown post, a channel that is not linked) throws a UserError
- * with the exact words; everything else is worded from the CollabError kind and reason.
+ * The engine's errors, decided in one place. A processor throws a UserError (final: the person
+ * hears its words) or a WaitTurnError (run again later, no attempt spent, nobody told); the
+ * engine throws a LockLostError (this run lost its job to another run) and an UnsettledError
+ * (whether a write landed cannot be told). The service's failures are CollabErrors
+ * (collab/errors.ts); Slack's are decided in slackapi/errors.ts.
  */
 import { isCollabError } from '../collab/errors.ts';
 import type { FailureCause } from '../render/outcomes.ts';
@@ -15,16 +17,39 @@ export function isUserError(error: unknown): error is UserError {
   return error instanceof UserError;
 }
 
-/** The job must wait for another (jobs/commentLease.ts): run again after `retryAfterMs`, spending no attempt, telling nobody. */
+/** The job must wait for another (jobLease.ts): run again after `retryAfterMs`, spending no attempt, telling nobody. */
 export class WaitTurnError extends Error {
   override name = 'WaitTurnError';
-  constructor(readonly retryAfterMs: number) {
-    super('another comment on the same post is being sent');
+  constructor(
+    readonly retryAfterMs: number,
+    message = 'another job holds what this one needs',
+  ) {
+    super(message);
   }
 }
 
 export function isWaitTurn(error: unknown): error is WaitTurnError {
   return error instanceof WaitTurnError;
+}
+
+/** This run no longer holds the job's lock: another run has (or will have) the job. */
+export class LockLostError extends Error {
+  override name = 'LockLostError';
+  constructor(jobId: string | undefined) {
+    super(`lost the lock of job ${jobId ?? '?'}: another run owns it now`);
+  }
+}
+
+export function isLockLost(error: unknown): error is LockLostError {
+  return error instanceof LockLostError;
+}
+
+/**
+ * Whether a create landed cannot be told (landed.ts): never a "not found", since a resend would
+ * risk a duplicate. The step stays in doubt.
+ */
+export class UnsettledError extends Error {
+  override name = 'UnsettledError';
 }
 
 /**
