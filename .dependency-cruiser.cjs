@@ -7,6 +7,7 @@
  *   slack/, jobs/ → workspaces/ → store/ → collab/
  *   slack/, jobs/ → operations/ → store/ → collab/
  *   slack/, jobs/ → render/ → operations/ (its types), collab/
+ *   slack/, jobs/, engine/, workspaces/ → slackapi/ (Slack's Web API client and its errors)
  * engine/ is the exactly-once machinery (docs/engine.md): it knows no product feature, so it never
  * imports jobs/, slack/ or workspaces/; the product hands it what it needs. Outside it, code uses
  * the engine through its front door, engine/index.ts; a listener only through engine/delivery.ts,
@@ -46,6 +47,14 @@ module.exports = {
       to: { path: '^src/', pathNot: '^src/collab/' },
     },
     {
+      name: 'slackapi-imports-nothing-else',
+      severity: 'error',
+      comment:
+        "slackapi/ is the Web API client the app talks to Slack with, and the one place Slack's error codes get their kind: like collab/, it imports nothing else of the project.",
+      from: { path: '^src/slackapi/' },
+      to: { path: '^src/', pathNot: '^src/slackapi/' },
+    },
+    {
       name: 'operations-above-store',
       severity: 'error',
       comment:
@@ -65,9 +74,9 @@ module.exports = {
       name: 'workspaces-build-clients-from-state',
       severity: 'error',
       comment:
-        'workspaces/ builds the Slack and service clients of a team from what store/ holds: it imports only store/, collab/ and the logger, and slack/, jobs/ and the runtime use it.',
+        'workspaces/ builds the Slack and service clients of a team from what store/ holds: it imports only store/, collab/, slackapi/ and the logger, and slack/, jobs/ and the runtime use it.',
       from: { path: '^src/workspaces/' },
-      to: { path: '^src/', pathNot: ['^src/(workspaces|store|collab)/', '^src/logger\\.ts$'] },
+      to: { path: '^src/', pathNot: ['^src/(workspaces|store|collab|slackapi)/', '^src/logger\\.ts$'] },
     },
     {
       name: 'render-is-pure',
@@ -116,11 +125,11 @@ module.exports = {
       name: 'engine-knows-no-product',
       severity: 'error',
       comment:
-        'engine/ is the exactly-once machinery: it imports operations/, render/, store/, collab/ and the logger, never jobs/, slack/, workspaces/ or anything above them. The product hands it what it needs.',
+        'engine/ is the exactly-once machinery: it imports operations/, render/, store/, collab/, slackapi/ and the logger, never jobs/, slack/, workspaces/ or anything above them. The product hands it what it needs.',
       from: { path: '^src/engine/' },
       to: {
         path: '^src/',
-        pathNot: ['^src/(engine|operations|render|store|collab)/', '^src/logger\\.ts$'],
+        pathNot: ['^src/(engine|operations|render|store|collab|slackapi)/', '^src/logger\\.ts$'],
       },
     },
     {

@@ -18,6 +18,7 @@ import { request } from 'undici';
 import type { Logger } from '../logger.ts';
 import { usableResponseUrl } from '../operations/responseUrl.ts';
 import type { Origin } from '../operations/schemas.ts';
+import { slackErrorCode } from '../slackapi/errors.ts';
 
 export interface SlackMessage {
   text: string;
@@ -184,14 +185,4 @@ async function postToResponseUrl(
     }
   }
   return true;
-}
-
-/** The Slack error code of a Web API failure (e.g. `not_in_channel`), never the request with its token. */
-export function slackErrorCode(error: unknown): string {
-  if (error && typeof error === 'object') {
-    const e = error as { data?: { error?: unknown }; code?: unknown };
-    if (typeof e.data?.error === 'string') return e.data.error;
-    if (typeof e.code === 'string') return e.code;
-  }
-  return 'unknown_error';
 }

@@ -12,7 +12,6 @@ export {
   type Outcomes,
   replacesAck,
   type SlackMessage,
-  slackErrorCode,
 } from './delivery.ts';
 export { causeOf, isUserError, UserError, WaitTurnError } from './errors.ts';
 export { type JobLease, jobLease } from './jobLease.ts';

@@ -6,12 +6,14 @@
  * always hears the outcome. "Wait until a post is resolved" completes later: a scheduler checks
  * the post every FEED_POLL_INTERVAL_MS (one request a check) for at most WAIT_MAX_MS.
  */
+
 import { isCollabError } from '../../collab/errors.ts';
 import { isResolved, type Post } from '../../collab/schemas.ts';
-import { causeOf, isUserError, slackErrorCode, UserError } from '../../engine/index.ts';
+import { causeOf, isUserError, UserError } from '../../engine/index.ts';
 import { isStepId, type StepId, WAIT_MAX_MS } from '../../operations/workflowSteps.ts';
 import { describeOperation } from '../../render/operationWords.ts';
 import { failedWords } from '../../render/outcomes.ts';
+import { slackErrorCode } from '../../slackapi/errors.ts';
 import type { Processor, ProcessorContext } from '../context.ts';
 import { memberName, recipientsOf } from '../people.ts';
 import { noPost, orNotFound, resolveChannel } from '../resolveRefs.ts';
