@@ -85,6 +85,7 @@ const worker = new Worker(
         token,
         lockMs: LOCK_MS,
         progress,
+        field: 'progress',
       });
       if (!shown) throw new Error('lost the lock');
     }

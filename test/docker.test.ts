@@ -2,11 +2,12 @@
  * The Dockerfile's steps, run on the host (Docker cannot run here): a scratch copy of
  * package.json, the lock file, the tsconfigs and src/; the build stage's `npm ci` and
  * `npm run build`; the runtime's `npm ci --omit=dev --ignore-scripts`; start the web role as the
- * image's ENTRYPOINT does; then run the image's HEALTHCHECK command against it. Skipped, with the reason printed, only when npm cannot reach the registry.
+ * image's ENTRYPOINT does (it reads the Redis scripts, .lua files the build copies beside the
+ * modules); then run the image's HEALTHCHECK command against it. Skipped, with the reason printed, only when npm cannot reach the registry.
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -40,6 +41,11 @@ function execForm(instruction: RegExp): string[] {
   return JSON.parse(match[1]) as string[];
 }
 
+/** The .lua files under `dir`, as paths relative to it, sorted. */
+function luaFiles(dir: string): string[] {
+  return (readdirSync(dir, { recursive: true }) as string[]).filter((path) => path.endsWith('.lua')).sort();
+}
+
 const OFFLINE = /ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENETUNREACH|network/i;
 
 describe('the Docker image (its steps on the host)', () => {
@@ -64,6 +70,9 @@ describe('the Docker image (its steps on the host)', () => {
       // The build stage, then the runtime stage's production-only install.
       await npm(['ci', '--ignore-scripts', '--no-audit', '--no-fund']);
       await npm(['run', 'build']);
+      // The Redis scripts ship beside the compiled modules that read them at start.
+      expect(luaFiles(join(scratch, 'dist')).length).toBeGreaterThan(0);
+      expect(luaFiles(join(scratch, 'dist'))).toEqual(luaFiles(join(root, 'src')));
       rmSync(join(scratch, 'node_modules'), { recursive: true, force: true });
       rmSync(join(scratch, 'src'), { recursive: true, force: true });
       await npm(['ci', '--omit=dev', '--ignore-scripts', '--no-audit', '--no-fund'], {

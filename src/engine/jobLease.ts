@@ -5,36 +5,16 @@
  * since until then it may run once more (stalledRerun.ts). A job that finds it held waits its
  * turn (WaitTurnError: no attempt spent, nobody told).
  */
+
 import type { Job } from 'bullmq';
+import { DELETE_IF_HOLDS } from '../store/lua.ts';
 import type { Redis } from '../store/redis.ts';
 import { WaitTurnError } from './errors.ts';
+import { engineScript } from './lua.ts';
 import { STALLED_OUT } from './stalledSweep.ts';
 
-/**
- * Takes the lease for ARGV[1] when it is free, already this job's, or held by a job that has
- * finished (its hash gone, or `finishedOn` set: completed or failed for good — but a job failed
- * for stalling, ARGV[4], is finished only once its log says its failure was told). ARGV[3] is the
- * queue's key prefix, so the holder's job hash is ARGV[3] .. holder. The log is the job's progress
- * (stepLog.ts), JSON as BullMQ keeps it.
- */
-const TAKE_SCRIPT = `
-local holder = redis.call('GET', KEYS[1])
-if holder and holder ~= ARGV[1] then
-  local job = ARGV[3] .. holder
-  if redis.call('EXISTS', job) == 1 then
-    if not redis.call('HGET', job, 'finishedOn') then return 0 end
-    if redis.call('HGET', job, 'failedReason') == ARGV[4] then
-      local log = redis.call('HGET', job, 'progress') or ''
-      if not string.find(log, '"failedTold":true', 1, true) then return 0 end
-    end
-  end
-end
-redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
-return 1`;
-
-const RELEASE_SCRIPT = `
-if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
-return 0`;
+/** Takes the lease when it is free, the job's, or its holder has finished (lua/jobLeaseTake.lua). */
+const TAKE_SCRIPT = engineScript('jobLeaseTake');
 
 export interface JobLease {
   /** takes the lease for the job, or throws WaitTurnError */
@@ -56,7 +36,7 @@ export function jobLease(redis: Redis, key: string, job: Job, leaseMs: number, w
       if (taken !== 1) throw new WaitTurnError(200 + Math.floor(Math.random() * 300), why);
     },
     async release() {
-      await redis.eval(RELEASE_SCRIPT, 1, key, me);
+      await redis.eval(DELETE_IF_HOLDS, 1, key, me);
     },
   };
 }

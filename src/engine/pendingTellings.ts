@@ -4,44 +4,21 @@
  * worker last said it is still telling) and the tellings themselves. A telling whose worker
  * stopped before confirming it is claimed by a sweep and told again.
  */
+
 import type { Result } from 'ioredis';
-import { fenceLua, type JobFence, type PendingTelling, pendingArgs, pendingLua } from '../store/fence.ts';
+import { type JobFence, type PendingTelling, pendingArgs } from '../store/fence.ts';
 import { queueKeys } from '../store/keys.ts';
 import type { Redis } from '../store/redis.ts';
+import { engineScript } from './lua.ts';
 
-/** A job's fenced step-log write with its outcome kept pending; 0 when the lock is not the run's. */
-const MARK_SCRIPT = `${fenceLua({ job: 1, lock: 2 }, { token: 1, lockMs: 2, progress: 3 })}
-${pendingLua({ index: 3, messages: 4 }, { jobId: 4, at: 5, telling: 6, confirmedFrom: 7 })}
-return 1`;
+/** A job's fenced step-log write with its outcome kept pending (lua/tellingMark.lua). */
+const MARK_SCRIPT = engineScript('tellingMark');
 
-/**
- * Claims the tellings marked before ARGV[1] (at most ARGV[2]). Of a job that completed, that
- * completed and was trimmed away since (gone), or that failed, the telling is taken out and
- * answered (id, then telling): a run marks its telling only once it has done its work, and no
- * failure is told after that mark (the job's log says the telling began), so a job that stalled
- * out or failed later is told the outcome its run reached. Of a job that runs again, it is left
- * in with the time ARGV[4], to be looked at again (its new run tells, and overwrites it). Job
- * hashes are `ARGV[3] .. id`, in the queue's slot.
- */
-const CLAIM_SCRIPT = `local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[2]))
-local out = {}
-for _, id in ipairs(due) do
-  if redis.call('ZSCORE', KEYS[3], id) or redis.call('ZSCORE', KEYS[4], id)
-    or redis.call('EXISTS', ARGV[3] .. id) == 0 then
-    table.insert(out, id)
-    table.insert(out, redis.call('HGET', KEYS[2], id) or '')
-    redis.call('ZREM', KEYS[1], id)
-    redis.call('HDEL', KEYS[2], id)
-  else
-    redis.call('ZADD', KEYS[1], ARGV[4], id)
-  end
-end
-return out`;
+/** Claims the due tellings of jobs that completed, failed or are gone (lua/tellingClaim.lua). */
+const CLAIM_SCRIPT = engineScript('tellingClaim');
 
-/** Takes told ids (ARGV) out of the index and its tellings: one command, one round trip. */
-const CONFIRM_SCRIPT = `redis.call('ZREM', KEYS[1], unpack(ARGV))
-redis.call('HDEL', KEYS[2], unpack(ARGV))
-return 1`;
+/** Takes told ids out of the index and its tellings, in one round trip (lua/tellingConfirm.lua). */
+const CONFIRM_SCRIPT = engineScript('tellingConfirm');
 
 declare module 'ioredis' {
   interface RedisCommander<Context> {
@@ -53,6 +30,7 @@ declare module 'ioredis' {
       token: string,
       lockMs: string,
       progress: string,
+      field: string,
       jobId: string,
       at: string,
       telling: string,
@@ -100,6 +78,7 @@ export function tellingStore(redis: Redis, queueKey: string) {
         fence.token,
         fence.lockMs,
         fence.progress,
+        fence.field,
         ...pendingArgs(pending),
       );
       return held === 1;

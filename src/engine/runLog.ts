@@ -6,14 +6,17 @@
  */
 import type { Job } from 'bullmq';
 import type { Result } from 'ioredis';
-import { fenceLua, type JobFence } from '../store/fence.ts';
+import type { JobFence } from '../store/fence.ts';
 import type { Redis } from '../store/redis.ts';
 import { LockLostError } from './errors.ts';
+import { engineScript } from './lua.ts';
 import { readLog, type StepLog } from './stepLog.ts';
 
-/** Checks the lock is this run's and extends it; writes the progress when one is given. */
-const FENCE_SCRIPT = `${fenceLua({ job: 1, lock: 2 }, { token: 1, lockMs: 2, progress: 3 })}
-return 1`;
+/** Checks the lock is this run's and extends it; writes the log when one is given (lua/stepLogFence.lua). */
+const FENCE_SCRIPT = engineScript('stepLogFence');
+
+/** The field of the job's hash that keeps its step log: BullMQ's progress. */
+const LOG_FIELD = 'progress';
 
 declare module 'ioredis' {
   interface RedisCommander<Context> {
@@ -23,6 +26,7 @@ declare module 'ioredis' {
       token: string,
       lockMs: string,
       progress: string,
+      field: string,
     ): Result<number, Context>;
   }
 }
@@ -112,7 +116,7 @@ export function runLogOf(job: Job, token: string | undefined, settings: FenceSet
       if (progress !== '') await job.updateProgress(JSON.parse(progress) as object);
       return;
     }
-    const held = await connection.stepLogFence(jobKey, lockKey, token, lockMs, progress);
+    const held = await connection.stepLogFence(jobKey, lockKey, token, lockMs, progress, LOG_FIELD);
     if (held !== 1) throw new LockLostError(job.id);
   }
 
@@ -146,6 +150,7 @@ export function runLogOf(job: Job, token: string | undefined, settings: FenceSet
         token,
         lockMs,
         progress: JSON.stringify(value),
+        field: LOG_FIELD,
       });
     } catch (error) {
       undo();
@@ -180,7 +185,14 @@ export function runLogOf(job: Job, token: string | undefined, settings: FenceSet
       const current = readLog(job);
       current.steps[name] = { started: true, until: now() + settings.sendWindowMs };
       job.progress = current as unknown as object;
-      return { job: jobKey, lock: lockKey, token, lockMs, progress: JSON.stringify(current) };
+      return {
+        job: jobKey,
+        lock: lockKey,
+        token,
+        lockMs,
+        progress: JSON.stringify(current),
+        field: LOG_FIELD,
+      };
     },
   };
 }

@@ -36,6 +36,7 @@ async function runningJob(id: string, token = `tok-${id}`): Promise<JobFence> {
     token,
     lockMs: '60000',
     progress: '{"steps":{}}',
+    field: 'progress',
   };
 }
 
