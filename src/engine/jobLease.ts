@@ -9,9 +9,9 @@
 import type { Job } from 'bullmq';
 import { DELETE_IF_HOLDS } from '../store/lua.ts';
 import type { Redis } from '../store/redis.ts';
+import { JOB_FIELDS, queueLayout, STALLED_OUT } from './bullmq.ts';
 import { WaitTurnError } from './errors.ts';
 import { engineScript } from './lua.ts';
-import { STALLED_OUT } from './stalledSweep.ts';
 
 /** Takes the lease when it is free, the job's, or its holder has finished (lua/jobLeaseTake.lua). */
 const TAKE_SCRIPT = engineScript('jobLeaseTake');
@@ -27,12 +27,23 @@ export interface JobLease {
  * holder's job hash: on a cluster it must be in the job's queue's slot.
  */
 export function jobLease(redis: Redis, key: string, job: Job, leaseMs: number, why?: string): JobLease {
-  // `prefix:queue`: the queue's qualified name, the holder's job hash is under it.
-  const queueKey = job.queueQualifiedName;
+  // The holder's job hash is in the job's queue.
+  const { jobPrefix } = queueLayout(job.queueQualifiedName);
   const me = String(job.id);
   return {
     async take() {
-      const taken = await redis.eval(TAKE_SCRIPT, 1, key, me, String(leaseMs), `${queueKey}:`, STALLED_OUT);
+      const taken = await redis.eval(
+        TAKE_SCRIPT,
+        1,
+        key,
+        me,
+        String(leaseMs),
+        jobPrefix,
+        STALLED_OUT,
+        JOB_FIELDS.finishedOn,
+        JOB_FIELDS.failedReason,
+        JOB_FIELDS.progress,
+      );
       if (taken !== 1) throw new WaitTurnError(200 + Math.floor(Math.random() * 300), why);
     },
     async release() {

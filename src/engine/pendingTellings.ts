@@ -9,6 +9,7 @@ import type { Result } from 'ioredis';
 import { type JobFence, type PendingTelling, pendingArgs } from '../store/fence.ts';
 import { queueKeys } from '../store/keys.ts';
 import type { Redis } from '../store/redis.ts';
+import { queueLayout } from './bullmq.ts';
 import { engineScript } from './lua.ts';
 
 /** A job's fenced step-log write with its outcome kept pending (lua/tellingMark.lua). */
@@ -63,6 +64,7 @@ function withScripts(redis: Redis): Redis {
 export function tellingStore(redis: Redis, queueKey: string) {
   const scripted = withScripts(redis);
   const k = queueKeys(queueKey);
+  const layout = queueLayout(queueKey);
   const index = k.tellings();
   const messages = k.tellingMessages();
   return {
@@ -99,11 +101,11 @@ export function tellingStore(redis: Redis, queueKey: string) {
       const flat = await scripted.tellingClaim(
         index,
         messages,
-        `${queueKey}:completed`,
-        `${queueKey}:failed`,
+        layout.completed,
+        layout.failed,
         String(before),
         max,
-        `${queueKey}:`,
+        layout.jobPrefix,
         String(now),
       );
       const claimed: Array<[string, string]> = [];

@@ -8,6 +8,7 @@ import type { Job } from 'bullmq';
 import type { Result } from 'ioredis';
 import type { JobFence } from '../store/fence.ts';
 import type { Redis } from '../store/redis.ts';
+import { JOB_FIELDS, queueKeyOf, queueLayout } from './bullmq.ts';
 import { LockLostError } from './errors.ts';
 import { engineScript } from './lua.ts';
 import { readLog, type StepLog } from './stepLog.ts';
@@ -16,7 +17,7 @@ import { readLog, type StepLog } from './stepLog.ts';
 const FENCE_SCRIPT = engineScript('stepLogFence');
 
 /** The field of the job's hash that keeps its step log: BullMQ's progress. */
-const LOG_FIELD = 'progress';
+const LOG_FIELD = JOB_FIELDS.progress;
 
 declare module 'ioredis' {
   interface RedisCommander<Context> {
@@ -103,8 +104,9 @@ export interface RunLog {
 
 export function runLogOf(job: Job, token: string | undefined, settings: FenceSettings): RunLog {
   const now = settings.now ?? Date.now;
-  const jobKey = `${settings.prefix}:${settings.queueName}:${job.id}`;
-  const lockKey = `${jobKey}:lock`;
+  const layout = queueLayout(queueKeyOf(settings.prefix, settings.queueName));
+  const jobKey = layout.job(String(job.id));
+  const lockKey = layout.lock(jobKey);
   const connection = withFence(settings.connection);
   const lockMs = String(settings.lockMs);
   /** the log in job.progress holds a mark not written to Redis yet */

@@ -8,6 +8,7 @@ import type { Logger } from '../logger.ts';
 import { lazyChild } from '../logger.ts';
 import type { Origin } from '../operations/schemas.ts';
 import { type Redis, waitReplicas } from '../store/redis.ts';
+import { queueKeyOf } from './bullmq.ts';
 import type { Outcomes } from './delivery.ts';
 import type { TellingScope, WriteLog } from './failureTelling.ts';
 import type { FenceSettings } from './runLog.ts';
@@ -161,7 +162,7 @@ export function engineScope(options: ReliableWorkerOptions): EngineScope {
   if (options.storeSharesQueue === true) {
     scope.tellings = createTellings({
       connection: options.connection,
-      queueKey: `${settings.prefix}:${fence.queueName}`,
+      queueKey: queueKeyOf(settings.prefix, fence.queueName),
       graceMs: fence.lockMs,
       everyMs: Math.min(30_000, fence.lockMs),
       outcomesOf: (teamId) => options.operations.reach(teamId),

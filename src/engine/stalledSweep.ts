@@ -18,11 +18,10 @@
 import type { Job } from 'bullmq';
 import type { Result } from 'ioredis';
 import type { Logger } from '../logger.ts';
+import { queueKeys } from '../store/keys.ts';
 import type { Redis } from '../store/redis.ts';
+import { JOB_FIELDS, queueLayout, STALLED_OUT } from './bullmq.ts';
 import { engineScript } from './lua.ts';
-
-/** BullMQ's reason for a job whose runs stopped more often than its `maxStalledCount`. */
-export const STALLED_OUT = 'job stalled more than allowable limit';
 
 /**
  * A sweep reads this many failed jobs, and then the rest of those that failed at the same time as
@@ -46,6 +45,7 @@ declare module 'ioredis' {
       page: number,
       jobPrefix: string,
       reason: string,
+      field: string,
     ): Result<[string, number, ...string[]], Context>;
   }
 }
@@ -104,7 +104,8 @@ export function startStalledSweep(options: StalledSweepOptions): StalledSweep {
   const retries = new Map<string, Retry>();
   let running: Promise<void> | undefined;
   let stopped = false;
-  const claimKey = (failure: Failure) => `${queueKey}:${failure.id}:swept:${failure.at}`;
+  const layout = queueLayout(queueKey);
+  const claimKey = (failure: Failure) => queueKeys(queueKey).sweptClaim(failure.id, failure.at);
 
   async function settleOne(failure: Failure, held: boolean): Promise<void> {
     // One sweeping process per failure (a job that stalls out again after its extra run is a new
@@ -147,12 +148,13 @@ export function startStalledSweep(options: StalledSweepOptions): StalledSweep {
     for (const retry of [...retries.values()]) await attempt(retry.failure, retry);
     const to = now() - options.graceMs;
     const [last, full, ...found] = await redis.failedAsStalled(
-      `${queueKey}:failed`,
+      layout.failed,
       from,
       String(to),
       SWEEP_PAGE,
-      `${queueKey}:`,
+      layout.jobPrefix,
       STALLED_OUT,
+      JOB_FIELDS.failedReason,
     );
     // Every failure with the last score read was read: the next sweep reads on after it.
     from = full === 1 ? `(${last}` : `(${to}`;

@@ -6,10 +6,11 @@
 import { Job, Worker } from 'bullmq';
 import { FAILED_CLAIM_TTL } from '../operations/queue.ts';
 import type { Redis } from '../store/redis.ts';
+import { queueLayout, STALLED_OUT } from './bullmq.ts';
 import { runJob } from './run.ts';
 import { type EngineScope, engineScope, originOf, type ReliableWorkerOptions } from './scope.ts';
 import { MAX_STALLED_COUNT, settleStalledOut } from './stalledOut.ts';
-import { STALLED_OUT, startStalledSweep } from './stalledSweep.ts';
+import { startStalledSweep } from './stalledSweep.ts';
 import type { Tellings } from './tellAfterCompletion.ts';
 
 /**
@@ -106,7 +107,7 @@ function holdFailedClaim(scope: EngineScope, redis: Redis, worker: Worker, job: 
   const id = job.deduplicationId;
   if (!id || job.opts.deduplication?.ttl === undefined) return;
   redis
-    .pexpire(`${worker.keys.de}:${id}`, FAILED_CLAIM_TTL)
+    .pexpire(queueLayout(worker.qualifiedName).deduplication(id), FAILED_CLAIM_TTL)
     .catch((error: unknown) =>
       scope.logger.warn({ err: error, jobId: job.id }, 'could not hold the key of a failed job'),
     );

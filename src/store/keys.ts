@@ -212,6 +212,11 @@ export function queueKeys(queueKey: string) {
     tellings: () => `${queueKey}:tellings`,
     /** what each of those tells: job id -> JSON `{ origin, message }` (HASH) */
     tellingMessages: () => `${queueKey}:tellings:msg`,
+    /**
+     * the claim of a sweep on a job that stalled out at `at` (engine/stalledSweep.ts): one
+     * sweeping process settles it
+     */
+    sweptClaim: (jobId: string, at: string) => `${queueKey}:${jobId}:swept:${at}`,
   };
 }
 

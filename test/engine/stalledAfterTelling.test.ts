@@ -11,7 +11,7 @@
  * again when such a job stalls out: here, by the sweep of pending tellings.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STALLED_OUT } from '../../src/engine/stalledSweep.ts';
+import { STALLED_OUT } from '../../src/engine/bullmq.ts';
 import { TELL_STEP } from '../../src/engine/stepLog.ts';
 import { queueKeys } from '../../src/store/keys.ts';
 import { originOf, responses, responseTexts, run, unique } from '../jobs/helpers.ts';

@@ -8,7 +8,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Job } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STALLED_OUT, SWEEP_PAGE, startStalledSweep } from '../../src/engine/stalledSweep.ts';
+import { STALLED_OUT } from '../../src/engine/bullmq.ts';
+import { SWEEP_PAGE, startStalledSweep } from '../../src/engine/stalledSweep.ts';
 import { createLogger } from '../../src/logger.ts';
 import type { Redis } from '../../src/store/redis.ts';
 import { connectTestRedis } from '../support/redisTarget.ts';

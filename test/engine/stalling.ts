@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Job } from 'bullmq';
 import { expect } from 'vitest';
-import { STALLED_OUT } from '../../src/engine/stalledSweep.ts';
+import { STALLED_OUT } from '../../src/engine/bullmq.ts';
 import type { JobInput, Operation, Origin } from '../../src/operations/schemas.ts';
 import type { FaultEvent } from '../../src/sandbox/emulator/index.ts';
 import { appPostsWith, callsOf, responseTexts } from '../jobs/helpers.ts';

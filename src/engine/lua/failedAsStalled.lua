@@ -1,7 +1,8 @@
 -- Failed jobs with scores in [ARGV[1], ARGV[2]] (the time they failed), at most ARGV[3] and then
 -- every other with the last one's score; answers the last score read, whether the page was full
--- (1 or 0), then the id and score of each failed as stalled (ARGV[5]). The job hashes share the
--- failed set's hash tag (one slot on a cluster).
+-- (1 or 0), then the id and score of each failed as stalled (its hash's field ARGV[6] is ARGV[5]).
+-- KEYS: failed. ARGV: from, to, page, job prefix, reason, field. Job hashes (ARGV[4] .. id)
+-- share the failed set's hash tag (one slot on a cluster).
 local page = tonumber(ARGV[3])
 local read = redis.call('ZRANGEBYSCORE', KEYS[1], ARGV[1], ARGV[2], 'WITHSCORES', 'LIMIT', 0, page)
 local out = {'', 0}
@@ -18,7 +19,7 @@ if #read >= 2 * page then
 end
 for i = 1, #read, 2 do
   out[1] = read[i + 1]
-  if redis.call('HGET', ARGV[4] .. read[i], 'failedReason') == ARGV[5] then
+  if redis.call('HGET', ARGV[4] .. read[i], ARGV[6]) == ARGV[5] then
     table.insert(out, read[i])
     table.insert(out, read[i + 1])
   end
