@@ -1,16 +1,9 @@
 /**
- * The one way to tell a person in Slack how something went. Never throws: a Slack error while
- * telling must not make the operation run again.
- *
- * Order of the ways out, first that works wins:
- * 1. the interaction's `response_url`, while Slack still honours it (operations/responseUrl.ts);
- * 2. `chat.postEphemeral` in the Slack channel (the bot must be able to see it);
- * 3. a direct message from the app to the person.
- *
- * Two doors into the same order: a processor tells through `ctx.outcomes` (or `tell`, once
- * across re-runs: tell.ts), posting to the `response_url` the job carries; a listener answering
- * at once tells through `tellNow`, whose first way is Bolt's `respond` for the interaction in
- * hand. This module imports nothing of slack/, so listeners may import it.
+ * The one way to tell a person in Slack how something went: the interaction's `response_url`
+ * while Slack honours it, else an ephemeral message in the channel, else a DM. Never throws: a
+ * Slack error while telling must not make the operation run again. A processor tells through
+ * `ctx.outcomes` (or `tell`, once across runs: tell.ts); a listener answering at once through
+ * `tellNow`. This module imports nothing of slack/, so listeners may import it.
  */
 import type { KnownBlock } from '@slack/types';
 import type { WebClient } from '@slack/web-api';

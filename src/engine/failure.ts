@@ -1,15 +1,7 @@
 /**
- * The failure policy: what a processor's failure becomes, in one place (docs/engine.md, "When a
- * run fails").
- *
- * - waiting for a turn → run again later, no attempt spent, nobody told;
- * - rate limited → wait `Retry-After` (or back off) by moving just this job to delayed: no attempt
- *   is spent and other workspaces' jobs keep flowing;
- * - retryable / ambiguous → BullMQ's exponential backoff with jitter; the person hears once that
- *   it will be retried, and when;
- * - the last attempt in doubt → one more run to settle the doubt, no attempt spent;
- * - permanent, a UserError, or the last attempt → the person hears the outcome, and the job fails
- *   at once (kept, capped, for inspection).
+ * The failure policy, in one place: a processor's failure becomes a wait (a turn, a rate limit:
+ * no attempt spent), one more run to settle a doubt, BullMQ's retry after one notice, or the
+ * failure told and the job failed (docs/engine.md, "When a run fails").
  */
 import { DelayedError, type Job, UnrecoverableError } from 'bullmq';
 import { type CollabError, isCollabError } from '../collab/errors.ts';

@@ -1,15 +1,8 @@
 /**
- * Telling a person that their operation failed, once. The telling is marked in the job's log
- * before the message goes out (`failedTold`), so that no later run of the job tells anything else.
- *
- * A worker killed between the mark and the message would leave the person told nothing. Where
- * telling it again replaces the same note (a slash command's outcome, on its response_url), the
- * message rides on the mark (`failedTelling`) until it is out: whoever looks at the job next — its
- * next run after a stall, or the sweep of stalled-out jobs — tells it again, and the person still
- * sees one message. Elsewhere a second telling would show twice, and the mark alone stands.
- *
- * The person's recent operations (App Home) get the failure once it is out — the run told again
- * adds it, as the run killed never did.
+ * Telling a person that their operation failed, once: marked in the log (`failedTold`) before it
+ * is told, so that no later run tells anything else. Where telling it again replaces the same note
+ * (a slash command), the message rides on the mark until it is out, and whoever looks at the job
+ * next tells it again (docs/engine.md, "Telling once").
  */
 import type { Logger } from '../logger.ts';
 import type { Origin } from '../operations/schemas.ts';

@@ -1,15 +1,8 @@
 /**
- * One more run for a job that stalled out part way. BullMQ fails a job whose runs were stopped
- * more often than `maxStalledCount` (a worker killed, or frozen past its lock). When part of it
- * may be done (a post created whose card was never posted, a message whose answer never came, a
- * resolve that may have been sent), telling the person "it may have gone through, check" leaves
- * them the work the bot can do: the job is put back to run once more, as a last attempt in doubt
- * is (failure.ts `settleDoubt`). That run reads the log, looks for what landed, finishes, and tells
- * the outcome once.
- *
- * Once only, and only for a job with something to finish: a job whose runs kill their worker may
- * kill one more. BullMQ keeps the job's stalled count across the retry, so a further stall fails
- * it at once; the log's `stalledRerun` mark then has it told as before.
+ * One more run for a job that stalled out part way (a post created whose card was never posted, a
+ * resolve that may have been sent): that run recovers what landed, finishes and tells the outcome,
+ * rather than the person hearing "it may have gone through, check". Once only: BullMQ keeps the
+ * job's stall count, so a further stall fails it at once (docs/engine.md, "Stalled-out jobs").
  */
 import type { Job } from 'bullmq';
 import { finalTold, type StepLog, stepsInDoubt } from './stepLog.ts';

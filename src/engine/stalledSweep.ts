@@ -1,18 +1,9 @@
 /**
- * Stalled-out jobs that nobody settled. BullMQ fails a job whose runs stopped too often in the
- * worker that takes it next, and tells only that process (its `failed` event): the worker then
- * tells the person, or gives the job its one more run (stalledOut.ts, stalledRerun.ts). A process
- * killed between the failure and that handling — or between the extra run's mark and its retry —
- * leaves the job failed and the person told nothing.
- *
- * So every worker sweeps its queue's failed set now and then: a job failed as stalled at least a
- * grace period ago (its own worker had its turn), whose log says nobody told the person, is
- * settled here as its own worker would have settled it. A claim per failure keeps two sweeping
- * processes from settling one twice (a job whose extra run stalls out too fails anew). Each sweep
- * reads on from where the last one stopped, so a failure is looked at about once per process;
- * after a start, the last `windowMs` are read. A settling that fails (Redis refusing writes, a
- * dropped connection) gives its claim back and is tried again by this process's next sweeps — the
- * reading has moved on — for about an hour.
+ * The sweep of stalled-out jobs nobody settled: now and then every worker reads its queue's failed
+ * set and settles, once (a claim per failure), each job failed as stalled a grace period ago whose
+ * log says nobody was told — as the worker that failed it would have, had it not died first. A
+ * settling that fails is tried again by the next sweeps for about an hour (docs/engine.md,
+ * "Stalled-out jobs").
  */
 
 import type { Job } from 'bullmq';

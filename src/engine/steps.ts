@@ -1,33 +1,8 @@
 /**
- * A durable step log kept in the job's progress, so an operation that runs again (a retry,
- * a worker killed mid-job, a stalled job) never repeats an effect that already happened.
- *
- * `once(name, run, recover)`:
- * - a step that finished returns its saved result without running again;
- * - a step that started but never recorded an end (the request may have reached the service)
- *   first asks `recover` whether the effect exists, and re-runs only if it does not — unless its
- *   send was answered with a refusal (`refused`: provably not applied), which is simply sent again;
- *   a step that was ever in doubt stays `doubted` (every later run recovers first, and a final
- *   failure is told as "may have gone through");
- * - otherwise it records "started" durably (only if it has a `recover`: without one, a step that
- *   started and never ended simply runs again), runs, and records the result.
- *
- * Fenced by the job's lock. Every write of the log, and the check before any step runs, is one
- * Redis script that goes through only while this run still holds the job's BullMQ lock (and
- * extends it). A run that lost its lock — Redis was away or the process froze longer than the
- * lock, and the stalled check handed the job to another run — stops at its next step with
- * {@link LockLostError}: it neither starts an effect nor overwrites the new run's log.
- *
- * Lean writes. A mark that must be durable before anything else happens — a step *started*
- * before its send, the check before a step without a recover, anything the worker writes before
- * it tells or moves the job — is written (and fenced) at once. A step's *done* mark is not: it
- * rides on the next write of the log (the next step's start, or the worker's write when the run
- * fails), since until then nothing depends on it — a run that dies first finds the step started,
- * not done, and recovers it as it would had the answer been lost. A run that completes needs no
- * more of its log (the job never runs again), so its last done mark is never written. The send
- * it may have had in flight is covered by the started mark's `until` (the latest moment that
- * send can still be answered): a run that finds a started step waits until then before it
- * recovers, so it never looks for an effect that is still on its way.
+ * `once(name, run, recover)`: one effect of a processor, once across its job's runs. A step that
+ * finished answers its saved value; one whose send may have landed waits out its send window and
+ * asks `recover` before it is sent again; one whose send was refused is simply sent again. Marks
+ * are fenced writes (runLog.ts); docs/engine.md, "The step log", tells it in full.
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Job } from 'bullmq';

@@ -1,27 +1,9 @@
 /**
- * A slash command's outcome, told once its job has completed.
- *
- * Telling once needs the telling's mark in the job's log before the message goes out (steps.ts,
- * tell.ts): from then on no retry notice or failure of the job may follow it. Written on its
- * own, that mark is a Redis round trip of every operation. Here it leaves in the same write as
- * BullMQ's completion of the job instead: when the processor returns, its last act being the
- * telling, the mark (with the cards' look-up riding on it, and the outcome kept in the shard's
- * index of pending tellings) is sent on the worker's own connection, corked, and BullMQ's
- * completion joins it in one write. Redis runs them in that order. Once the job has completed it
- * never runs again, so nothing can follow the outcome; then its cards are updated and the person
- * is told, and the telling is confirmed (taken out of the index) by the next mark's write.
- *
- * Should the worker stop after the completion and before the confirmation, the outcome stays in
- * the index: every worker's sweep claims, after a grace period, those of jobs that completed
- * (or completed and were trimmed since) and tells them again — and those of jobs that failed
- * after the mark (the completion lost with Redis, the job then stalled out): no failure is told
- * once the log says the telling began, so the outcome the run reached is the one to tell. Only a
- * slash command's outcome goes this way: it replaces the command's note, so a telling told twice
- * still shows once. A worker still telling after a while (Slack slow) says so, and its tellings
- * are left to it.
- *
- * Where the store's Redis is not the queue's (a cluster), or a job runs without a lock, the
- * telling is made inside the run as before (tell.ts `tell`).
+ * A slash command's outcome, told once its job has completed: the telling's mark leaves in one
+ * write with BullMQ's completion of the job, the outcome kept in the shard's index of pending
+ * tellings until it is confirmed told, and every worker's sweep tells what a worker that stopped
+ * left there. Elsewhere (a cluster, a run without a lock) `tell` tells inside the run
+ * (docs/engine.md, "Telling once").
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Job } from 'bullmq';

@@ -160,7 +160,7 @@ async function lookUp<T>(ctx: ProcessorContext, post: Post, shown: Promise<T>): 
 }
 
 /**
- * updateCards's look-up as the rider of a step's started mark (steps.ts: the telling's, so that
+ * updateCards's look-up as the rider of a step's started mark (engine Rider: the telling's, so that
  * the mark and the look-up cost one round trip); `shown()` answers it once the mark is written.
  */
 export function cardsRider(ctx: ProcessorContext, post: Post): { rider: Rider; shown(): PostShown } {

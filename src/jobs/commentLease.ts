@@ -1,15 +1,9 @@
 /**
- * One comment of the app at a time on a post, from the count it is measured against until it is
- * known to have landed or not.
- *
- * The spec has no way to list a post's comments, so a comment whose answer was lost is recovered
- * by the post's `comments_count`: grown since just before the send → landed. Another comment of
- * this app on the same post in that window would be taken for it (the person's comment then
- * never posted, yet told "added"). A job holds the post's lease (engine/jobLease.ts) while its
- * comment is measured, sent and possibly in doubt — across its retries, and until the failure of
- * a job that stalled out is told, since it may run once more to recover its comment by the count
- * — and another comment on the post waits. Comments made in the service by people directly
- * remain a known limit (RELIABILITY.md).
+ * One comment of the app at a time on a post, while one is measured, sent and possibly in doubt.
+ * A comment whose answer was lost is recovered by the post's `comments_count` (the spec lists no
+ * comments), so another comment of the app landing meanwhile would be taken for it. The post's
+ * engine lease (engine/jobLease.ts) closes that window; comments people make in the service
+ * directly remain a known limit (RELIABILITY.md).
  */
 import { type JobLease, jobLease } from '../engine/index.ts';
 import { type KeySpace, keys, queueKeys } from '../store/keys.ts';

@@ -32,7 +32,7 @@ export async function showPostChange(
     return;
   }
   // The cards' look-up rides on the telling's started mark (one round trip); the cards change
-  // before the person is told. A run that stops in between tells the same outcome (delivery.ts).
+  // before the person is told. A run that stops in between tells the same outcome (engine/tell.ts).
   const look = cardsRider(ctx, post);
   await tell(ctx, origin, withPostLink(change.done, post), {
     rider: look.rider,

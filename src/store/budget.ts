@@ -12,7 +12,7 @@
  * - Fair shares: once the person lane is half full, a workspace that has sent its share
  *   (the lane divided by the workspaces that sent or waited in the window) waits while others go.
  * - A 429 pauses the host for everyone, briefly: `pauseMs` (or `Retry-After` when shorter); the
- *   refused job itself waits the whole `Retry-After` (worker.ts).
+ *   refused job itself waits the whole `Retry-After` (engine/failure.ts).
  * - Times are the processes' clocks (passed in, so one fake clock can drive a simulation): the
  *   processes of a deployment must keep their clocks in step (NTP) — a skew of s ms lets a
  *   window hold the requests of s ms more.

@@ -83,7 +83,7 @@ async function targetChannel(ctx: ProcessorContext, data: JobData<'createPost'>)
  * is ours if it is in the channel, made by an app (everything written with the organisation's key
  * is), with the title we sent — any title when we sent none, as the service may take one from the
  * content —, holding the person's text, and made no earlier than this job's first attempt. The
- * channel is walked back to before that attempt (landed.ts), however many posts came since.
+ * channel is walked back to before that attempt (engine/landed.ts), however many posts came since.
  */
 async function findLanded(
   ctx: ProcessorContext,

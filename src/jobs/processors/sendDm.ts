@@ -172,7 +172,7 @@ async function sendMessage(
         content_markdown: text,
         ...(parentId ? { parent_id: parentId } : {}),
       }),
-    // Walked back to before the first attempt, however many messages came since (landed.ts).
+    // Walked back to before the first attempt, however many messages came since (engine/landed.ts).
     () =>
       findSince(
         ctx.collab.allMessages(threadId, { sort: 'created_at', direction: 'desc', limit: PAGE_SIZE_MAX }),
