@@ -8,8 +8,8 @@ import { lazyChild } from '../logger.ts';
 import { onFailure } from './failure.ts';
 import { type EngineScope, originOf, type RunContext } from './scope.ts';
 import { finishFailureTelling } from './stalledOut.ts';
-import { readLog, TELL_STEP } from './stepLog.ts';
-import { stepLogOf } from './steps.ts';
+import { TELL_STEP } from './stepLog.ts';
+import { type StepLogOfRun, stepLogOf } from './steps.ts';
 import type { FinalTelling, TellLater } from './tell.ts';
 import { earlierTelling } from './tellAfterCompletion.ts';
 
@@ -19,7 +19,7 @@ export async function runJob(scope: EngineScope, job: Job, token?: string): Prom
   const steps = stepLogOf(job, token, scope.fence, logger);
   // Told it failed already (its end was then lost with Redis, or its run was killed, and it ran
   // again): nothing more — but the telling's end, should it have been cut short.
-  const begun = readLog(job);
+  const begun = steps.read();
   if (begun.failedTold) {
     await finishFailureTelling(scope, job, begun, steps.write);
     throw new UnrecoverableError('already reported failed');
@@ -37,7 +37,7 @@ export async function runJob(scope: EngineScope, job: Job, token?: string): Prom
     sentLanded: () => {
       sentLanded = true;
     },
-    tellLater: tellLaterOf(scope, job, token, told),
+    tellLater: tellLaterOf(scope, steps, token, told),
   };
   try {
     await opened.process(run);
@@ -57,14 +57,14 @@ export async function runJob(scope: EngineScope, job: Job, token?: string): Prom
  */
 function tellLaterOf(
   scope: EngineScope,
-  job: Job,
+  steps: StepLogOfRun,
   token: string | undefined,
   told: { final?: FinalTelling },
 ): TellLater | undefined {
   if (!scope.tellings || !token) return undefined;
   return async (telling) => {
     if (told.final) throw new Error('a run tells its outcome once');
-    const earlier = readLog(job).steps[TELL_STEP];
+    const earlier = steps.read().steps[TELL_STEP];
     if (await earlierTelling(earlier, scope.now, scope.fence.sendWindowMs)) told.final = telling;
   };
 }
