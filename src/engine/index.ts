@@ -1,25 +1,17 @@
 /**
  * The engine's front door: what the product (jobs/, the CLI) may use of the exactly-once
  * machinery (docs/engine.md). A worker runs the product's operations (createReliableWorker);
- * a processor steps through its effects once (`once`), tells its person once (`tell`), and
+ * a processor steps through its effects once (`ctx.once`), tells its person once (`tell`), and
  * throws the engine's errors to change how its job goes on. Listeners tell through
  * engine/delivery.ts alone.
  */
-export {
-  createOutcomes,
-  type Delivered,
-  type DeliverOptions,
-  type Outcomes,
-  replacesAck,
-  type SlackMessage,
-} from './delivery.ts';
-export { causeOf, isUserError, UserError, WaitTurnError } from './errors.ts';
+export { createOutcomes, replacesAck, type SlackMessage } from './delivery.ts';
+export { causeOf, isUserError, UserError } from './errors.ts';
 export { type JobLease, jobLease } from './jobLease.ts';
 export { CLOCK_MARGIN_MS, findSince } from './landed.ts';
 export type { Rider } from './runLog.ts';
 export type { EngineSettings, OpenedRun, Operations, ReliableWorkerOptions, RunContext } from './scope.ts';
 export { MAX_STALLED_COUNT } from './stalledOut.ts';
-export { readLog, reopenedLog, type StepLog } from './stepLog.ts';
-export type { Once, StepOptions } from './steps.ts';
-export { type FinalTelling, type TellLater, type TellOptions, tell } from './tell.ts';
+export { readLog, reopenedLog } from './stepLog.ts';
+export { tell } from './tell.ts';
 export { createReliableWorker, outcomeTold } from './worker.ts';

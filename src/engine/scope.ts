@@ -4,8 +4,7 @@
  * the fence of its runs' step logs, the tellings it makes after completion.
  */
 import type { Job, Telemetry } from 'bullmq';
-import type { Logger } from '../logger.ts';
-import { lazyChild } from '../logger.ts';
+import { type Logger, lazyChild } from '../logger.ts';
 import type { Origin } from '../operations/schemas.ts';
 import { type Redis, waitReplicas } from '../store/redis.ts';
 import { queueKeyOf } from './bullmq.ts';
