@@ -9,10 +9,12 @@
  * - The worker: whatever fails after a write that landed, the person is never told "could not":
  *   they hear that it went through.
  */
+import type { Worker } from 'bullmq';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createReliableWorker } from '../../src/engine/index.ts';
 import type { Processors } from '../../src/jobs/context.ts';
 import { processors } from '../../src/jobs/processors/index.ts';
-import { createWorker } from '../../src/jobs/worker.ts';
+import { productOperations } from '../../src/jobs/product.ts';
 import { createLogger } from '../../src/logger.ts';
 import type { HandledEvent } from '../../src/sandbox/emulator/index.ts';
 import { connectRedis } from '../../src/store/redis.ts';
@@ -74,7 +76,7 @@ describe('a comment that lands on its last attempt, its post then unreadable', (
 
 describe('the worker, when a step fails after a write that landed', () => {
   let h: Harness;
-  let worker: ReturnType<typeof createWorker>;
+  let worker: Worker;
   // A processor shaped as createComment was: the comment, then a read of the post that fails.
   const landsThenFails: Processors['createComment'] = async (data, ctx) => {
     const postId = 'id' in data.post ? data.post.id : '';
@@ -87,14 +89,18 @@ describe('the worker, when a step fails after a write that landed', () => {
   };
   beforeAll(async () => {
     h = await startHarness({ worker: false });
-    worker = createWorker({
+    const logger = createLogger({ level: 'silent' });
+    worker = createReliableWorker({
       connection: connectRedis(REDIS_URL, 'worker'),
-      workspaces: h.bot.workspaces,
-      store: h.bot.store,
-      processors: { ...processors, createComment: landsThenFails },
-      schedules: h.bot.schedules,
-      logger: createLogger({ level: 'silent' }),
-      settings: { prefix: h.prefix, concurrency: 2, backoffMs: 50 },
+      logger,
+      settings: { prefix: h.prefix, queueName: h.queue.name, concurrency: 2, backoffMs: 50 },
+      operations: productOperations({
+        workspaces: h.bot.workspaces,
+        store: h.bot.store,
+        processors: { ...processors, createComment: landsThenFails },
+        schedules: h.bot.schedules,
+        logger,
+      }),
     });
     await worker.waitUntilReady();
   });

@@ -1,63 +1,38 @@
 /**
- * The operations' worker: the engine (src/engine, docs/engine.md) running the product's
- * processors. Here the product opens each run — the job's workspace, its clients scoped to the
- * request budget's lane, the store, the schedules — and keeps each person's recent operations
- * for App Home; retries, doubt, stalled jobs and telling the person are the engine's.
+ * What the product gives the engine (engine Operations, docs/engine.md): which jobs are its
+ * operations and their words, and how each run opens — the job's workspace, its clients scoped to
+ * the request budget's lane, the store, the schedules — and each person's recent operations for
+ * App Home. Retries, doubt, stalled jobs and telling the person are the engine's; the runtime
+ * builds the worker (createReliableWorker) with these.
  */
-import type { Job, Worker } from 'bullmq';
+import type { Job } from 'bullmq';
 import type { BudgetLane } from '../collab/budget.ts';
-import {
-  createOutcomes,
-  createReliableWorker,
-  type EngineSettings,
-  type OpenedRun,
-  replacesAck,
-} from '../engine/index.ts';
+import { createOutcomes, type OpenedRun, type Operations, replacesAck } from '../engine/index.ts';
 import type { Logger } from '../logger.ts';
 import { isOperation, type JobData, type Origin } from '../operations/schemas.ts';
-import { QUEUE_NAME } from '../operations/shards.ts';
 import { describeOperation } from '../render/operationWords.ts';
 import type { HostBudget } from '../store/budget.ts';
 import type { Store } from '../store/index.ts';
 import type { RecentSubject } from '../store/recent.ts';
-import type { Redis } from '../store/redis.ts';
 import { NOT_CONNECTED, type Workspaces } from '../workspaces/workspaces.ts';
 import type { ProcessorContext, ProcessorFeatures, Processors } from './context.ts';
 import { POLL_DEDUPLICATION } from './pollDispatch.ts';
 import { DEFAULT_POLLING, type PollingSettings } from './polling.ts';
 import { POLL_OPERATIONS, type Schedules } from './schedules.ts';
 
-export interface WorkerSettings extends Omit<EngineSettings, 'queueName'> {
-  /** the queue (shard) this worker serves (operations/shards.ts); default `operations` */
-  queueName?: string;
-}
-
-export interface WorkerDeps {
-  /** BullMQ's connection for the worker (it defines BullMQ's scripts on it) */
-  connection: Redis;
-  /**
-   * The step log's fence: a connection that knows no BullMQ script, so its batches stay cheap;
-   * default `connection`.
-   */
-  stepsConnection?: Redis;
-  /**
-   * The store's Redis is the queue's (one Redis, no cluster): store work riding on a step's mark
-   * goes in the mark's script (engine Rider). Default false: the mark, then the work.
-   */
-  storeSharesQueue?: boolean;
+export interface ProductDeps {
   workspaces: Workspaces;
   store: Store;
   processors: Processors;
   schedules: Schedules;
   /** polling intervals; default DEFAULT_POLLING */
-  polling?: PollingSettings;
+  polling?: PollingSettings | undefined;
   /** the request budget per service host (store/budget.ts); polls are paced by the poll schedule */
-  budget?: HostBudget;
+  budget?: HostBudget | undefined;
   logger: Logger;
-  settings: WorkerSettings;
-  now?: () => number;
+  now?: (() => number) | undefined;
   /** operator options of features (digests' quiet note, the post url pattern, the slash command) */
-  features?: ProcessorFeatures;
+  features?: ProcessorFeatures | undefined;
 }
 
 /**
@@ -72,33 +47,26 @@ const BUDGET_WAIT_MS: Record<BudgetLane, number> = { person: 10_000, background:
 
 /** What the product's side of a worker reads. */
 interface Product {
-  deps: WorkerDeps;
+  deps: ProductDeps;
   now: () => number;
   /** what each job's run named as its subject (ProcessorContext.about), read when it ends */
   subjects: WeakMap<Job, RecentSubject>;
 }
 
-export function createWorker(deps: WorkerDeps): Worker {
+/** The product's operations, as a reliable worker runs them (createReliableWorker's `operations`). */
+export function productOperations(deps: ProductDeps): Operations {
   const product: Product = { deps, now: deps.now ?? Date.now, subjects: new WeakMap() };
-  return createReliableWorker({
-    connection: deps.connection,
-    stepsConnection: deps.stepsConnection,
-    storeSharesQueue: deps.storeSharesQueue,
-    settings: { ...deps.settings, queueName: deps.settings.queueName ?? QUEUE_NAME },
-    logger: deps.logger,
-    now: deps.now,
-    operations: {
-      runs: isOperation,
-      describe: describeOperation,
-      sentOutsideLog: SENT_OUTSIDE_LOG,
-      open: (job) => openRun(product, job),
-      reach: async (teamId) => {
-        const workspace = await deps.workspaces.get(teamId);
-        return workspace ? createOutcomes(workspace.slack, deps.logger, product.now) : undefined;
-      },
-      ended: (origin, job, outcome, reason) => rememberOutcome(product, origin, job, outcome, reason),
+  return {
+    runs: isOperation,
+    describe: describeOperation,
+    sentOutsideLog: SENT_OUTSIDE_LOG,
+    open: (job) => openRun(product, job),
+    reach: async (teamId) => {
+      const workspace = await deps.workspaces.get(teamId);
+      return workspace ? createOutcomes(workspace.slack, deps.logger, product.now) : undefined;
     },
-  });
+    ended: (origin, job, outcome, reason) => rememberOutcome(product, origin, job, outcome, reason),
+  };
 }
 
 /** One run of a job: its workspace's clients, the processor of its operation, with what it may touch. */
