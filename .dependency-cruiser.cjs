@@ -3,15 +3,17 @@
  *
  * Imports go downward only:
  *   main.ts, start.ts → runtime.ts → runtime/ (its stages) → slack/, jobs/ (and ops/)
- *   jobs/ → engine/ → operations/, render/, store/ → collab/
+ *   runtime/, jobs/, the CLI, slack/ (its telling entry only) → engine/ → operations/, render/,
+ *   store/ → collab/
  *   slack/, jobs/ → workspaces/ → store/ → collab/
  *   slack/, jobs/ → operations/ → store/ → collab/
  *   slack/, jobs/ → render/ → operations/ (its types), collab/
  *   slack/, jobs/, engine/, workspaces/ → slackapi/ (Slack's Web API client and its errors)
  * engine/ is the exactly-once machinery (docs/engine.md): it knows no product feature, so it never
- * imports jobs/, slack/ or workspaces/; the product hands it what it needs. Outside it, code uses
- * the engine through its front door, engine/index.ts; a listener only through engine/delivery.ts,
- * the one way to tell a person (it imports nothing of slack/).
+ * imports jobs/, slack/ or workspaces/; the product hands it what it needs. Only the layers above
+ * it use it: the runtime (which builds the workers), jobs/ (the product), the CLI, and slack/.
+ * They go through its front door, engine/index.ts; slack/ only through engine/tellNow.ts, its
+ * telling entry (a listener answering a person at once).
  * operations/ (job names, schemas, enqueue) sits above store/, not beside it: enqueue claims an
  * idempotency key, and every Redis key lives in one file, store/keys.ts. render/ stays pure: it
  * imports only collab/ and operations/, never store/.
@@ -133,10 +135,18 @@ module.exports = {
       },
     },
     {
+      name: 'engine-used-from-above',
+      severity: 'error',
+      comment:
+        'Only the layers above the engine use it: the runtime (which builds the workers), jobs/ (the product), the CLI and slack/ (its telling entry). operations/, render/, store/, collab/, slackapi/, workspaces/, ops/ and config.ts sit below or beside it: they never import it.',
+      from: { path: '^src/', pathNot: ['^src/(engine|jobs|slack|runtime|cli)/', '^src/runtime\\.ts$'] },
+      to: { path: '^src/engine/' },
+    },
+    {
       name: 'engine-through-its-front-door',
       severity: 'error',
       comment:
-        'Outside the engine, jobs/, the CLI and the runtime use it through engine/index.ts, its front door (what the product may use); a listener through engine/delivery.ts alone.',
+        'Outside the engine, the runtime, jobs/ and the CLI use it through engine/index.ts, its front door (what the product may use); slack/ through engine/tellNow.ts alone.',
       from: { path: '^src/', pathNot: '^src/(engine|slack)/' },
       to: { path: '^src/engine/', pathNot: '^src/engine/index\\.ts$' },
     },
@@ -144,9 +154,9 @@ module.exports = {
       name: 'slack-tells-through-the-engine',
       severity: 'error',
       comment:
-        'A listener imports nothing of jobs/, and of engine/ only engine/delivery.ts, the one way to tell a person (it imports nothing of slack/). Enqueue and job data are in operations/, below both.',
+        "slack/ imports nothing of jobs/, and of engine/ only engine/tellNow.ts, the engine's telling entry (a listener answering a person at once; it imports nothing of slack/). Enqueue and job data are in operations/, below both.",
       from: { path: '^src/slack/' },
-      to: { path: '^src/(jobs|engine)/', pathNot: '^src/engine/delivery\\.ts$' },
+      to: { path: '^src/(jobs|engine)/', pathNot: '^src/engine/tellNow\\.ts$' },
     },
     {
       name: 'slack-below-runtime',

@@ -3,7 +3,7 @@
  * while Slack honours it, else an ephemeral message in the channel, else a DM. Never throws: a
  * Slack error while telling must not make the operation run again. A processor tells through
  * `ctx.outcomes` (or `tell`, once across runs: tell.ts); a listener answering at once through
- * `tellNow`. This module imports nothing of slack/, so listeners may import it.
+ * `tellNow` (tellNow.ts), the same ways.
  */
 import type { KnownBlock } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
@@ -33,7 +33,7 @@ export interface Outcomes {
 }
 
 /** The ways to reach one person, in the order they are tried. */
-interface Ways {
+export interface Ways {
   /** posts on the interaction's response_url; false or a throw: try the next way */
   responseUrl?: (() => Promise<boolean>) | undefined;
   slack: WebClient;
@@ -43,7 +43,8 @@ interface Ways {
   threadTs?: string | undefined;
 }
 
-async function tellThrough(ways: Ways, message: SlackMessage, logger: Logger): Promise<Delivered> {
+/** Tells `message` the first way that works, in order: response_url, ephemeral, DM. */
+export async function tellThrough(ways: Ways, message: SlackMessage, logger: Logger): Promise<Delivered> {
   const { slack, userId, slackChannel, threadTs } = ways;
   if (ways.responseUrl) {
     const ok = await ways.responseUrl().catch((error: unknown) => {
@@ -101,47 +102,6 @@ export function createOutcomes(slack: WebClient, logger: Logger, now: () => numb
       );
     },
   };
-}
-
-/** Bolt's `respond` for the interaction in hand: its response_url, fresh by definition. */
-export type Respond = (message: {
-  response_type: 'ephemeral';
-  replace_original: false;
-  text: string;
-  blocks?: KnownBlock[];
-}) => Promise<unknown>;
-
-/**
- * Tells one person something only they see, at once from a listener: through `respond` when
- * the interaction has a response_url, else (or when that fails) an ephemeral message in the
- * channel, else a DM.
- */
-export async function tellNow(
-  target: {
-    respond?: Respond | undefined;
-    client: WebClient;
-    logger: Logger;
-    userId?: string | undefined;
-    slackChannel?: string | undefined;
-  },
-  message: SlackMessage,
-): Promise<void> {
-  const { respond } = target;
-  await tellThrough(
-    {
-      responseUrl: respond
-        ? async () => {
-            await respond({ response_type: 'ephemeral', replace_original: false, ...message });
-            return true;
-          }
-        : undefined,
-      slack: target.client,
-      userId: target.userId,
-      slackChannel: target.slackChannel,
-    },
-    message,
-    target.logger,
-  );
 }
 
 /** A slash command was acked with a "working on it" note that the outcome replaces; other sources keep their message. */

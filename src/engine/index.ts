@@ -1,9 +1,9 @@
 /**
- * The engine's front door: what the product (jobs/, the CLI) may use of the exactly-once
- * machinery (docs/engine.md). A worker runs the product's operations (createReliableWorker);
- * a processor steps through its effects once (`ctx.once`), tells its person once (`tell`), and
- * throws the engine's errors to change how its job goes on. Listeners tell through
- * engine/delivery.ts alone.
+ * The engine's front door: what the runtime, the product (jobs/) and the CLI may use of the
+ * exactly-once machinery (docs/engine.md). The runtime builds a worker that runs the product's
+ * operations (createReliableWorker); a processor steps through its effects once (`ctx.once`),
+ * tells its person once (`tell`), and throws the engine's errors to change how its job goes on.
+ * Listeners tell through engine/tellNow.ts alone.
  */
 export { createOutcomes, replacesAck, type SlackMessage } from './delivery.ts';
 export { causeOf, isUserError, UserError } from './errors.ts';
