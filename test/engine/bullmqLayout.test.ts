@@ -106,6 +106,9 @@ describe("BullMQ's Redis layout, as engine/bullmq.ts names it", () => {
   it('holds a deduplication id in its key until its ttl ends, whatever becomes of the job', async () => {
     const deduplication = { id: 'dedup-1', ttl: 60_000 };
     const { job, token } = await taken('dedup-job-1', { deduplication });
+    // What the worker reads of a failed job to hold its key longer (engine/worker.ts).
+    expect(job.deduplicationId).toBe('dedup-1');
+    expect(job.opts.deduplication?.ttl).toBe(60_000);
     const key = layout.deduplication('dedup-1');
     expect(key).toBe(`${queue.keys.de}:dedup-1`);
     expect(await redis.type(key)).toBe('string');
@@ -142,6 +145,34 @@ describe("BullMQ's Redis layout, as engine/bullmq.ts names it", () => {
     expect(await redis.get(layout.deduplication('dedup-2'))).toBe('dedup-job-5');
   });
 
+  it("hands a worker's processor the token its job's lock holds", async () => {
+    const tokenQueue = `tokens-${randomBytes(4).toString('hex')}`;
+    const tokens = queueLayout(queueKeyOf(prefix, tokenQueue));
+    const producer = new Queue(tokenQueue, { connection: redis, prefix });
+    let seen: (value: [string | undefined, string | null]) => void = () => {};
+    const ran = new Promise<[string | undefined, string | null]>((resolve) => {
+      seen = resolve;
+    });
+    const connection = connectRedis(REDIS_URL, 'worker');
+    const worker = new Worker(
+      tokenQueue,
+      async (job: Job, token?: string) => {
+        seen([token, await redis.get(tokens.lock(tokens.job(job.id!)))]);
+      },
+      { connection, prefix },
+    );
+    try {
+      await producer.add('createPost', {}, { jobId: 'token-1' });
+      const [token, lock] = await ran;
+      expect(token).toBeTruthy();
+      expect(lock).toBe(token);
+    } finally {
+      await worker.close();
+      await producer.close();
+      connection.disconnect();
+    }
+  });
+
   it('fails a job that stalled out with its own reason, and keeps its stall count across a retry', async () => {
     const stallQueue = `stalling-${randomBytes(4).toString('hex')}`;
     const stalling = queueLayout(queueKeyOf(prefix, stallQueue));
@@ -149,8 +180,9 @@ describe("BullMQ's Redis layout, as engine/bullmq.ts names it", () => {
     const hung = new Promise<void>((resolve) => {
       release = resolve;
     });
+    const connection = connectRedis(REDIS_URL, 'worker');
     const worker = new Worker(stallQueue, () => hung, {
-      connection: connectRedis(REDIS_URL, 'worker'),
+      connection,
       prefix,
       concurrency: 2,
       lockDuration: 1000,
@@ -186,6 +218,7 @@ describe("BullMQ's Redis layout, as engine/bullmq.ts names it", () => {
       release();
       await worker.close(true);
       await producer.close();
+      connection.disconnect();
     }
   });
 });
