@@ -139,6 +139,26 @@ describe("BullMQ's Redis layout, as engine/bullmq.ts names it", () => {
     await (await queue.getJob('dedup-job-4'))?.remove();
   });
 
+  it('keeps the same layout for a job added with a priority (a workspace past its fair share)', async () => {
+    const deduplication = { id: 'dedup-prioritized', ttl: 60_000 };
+    const { job, token, key } = await taken('prioritized-1', { deduplication, priority: 7 });
+    expect(job.opts.priority).toBe(7);
+    expect(await redis.type(key)).toBe('hash');
+    expect(await redis.get(layout.lock(key))).toBe(token);
+    expect(job.deduplicationId).toBe('dedup-prioritized');
+    expect(await redis.get(layout.deduplication('dedup-prioritized'))).toBe('prioritized-1');
+    const duplicate = await queue.add(
+      'createPost',
+      {},
+      { jobId: 'prioritized-2', deduplication, priority: 7 },
+    );
+    expect(duplicate.id).toBe('prioritized-1');
+    await job.moveToFailed(new Error('failed'), token, false);
+    expect(await redis.zscore(layout.failed, 'prioritized-1')).toBe(
+      await redis.hget(key, JOB_FIELDS.finishedOn),
+    );
+  });
+
   it('keeps the key of a completed job too', async () => {
     const { job, token } = await taken('dedup-job-5', { deduplication: { id: 'dedup-2', ttl: 60_000 } });
     await job.moveToCompleted('done', token, false);
