@@ -3,14 +3,21 @@
  *
  * Imports go downward only:
  *   main.ts, start.ts → runtime.ts → runtime/ (its stages) → slack/, jobs/ (and ops/)
+ *   runtime/, jobs/, the CLI, slack/ (its telling entry only) → engine/ → operations/, render/,
+ *   store/ → collab/
  *   slack/, jobs/ → workspaces/ → store/ → collab/
  *   slack/, jobs/ → operations/ → store/ → collab/
  *   slack/, jobs/ → render/ → operations/ (its types), collab/
+ *   slack/, jobs/, engine/, workspaces/ → slackapi/ (Slack's Web API client and its errors)
+ * engine/ is the exactly-once machinery (docs/engine.md): it knows no product feature, so it never
+ * imports jobs/, slack/ or workspaces/; the product hands it what it needs. Only the layers above
+ * it use it: the runtime (which builds the workers), jobs/ (the product), the CLI, and slack/.
+ * They go through its front door, engine/index.ts; slack/ only through engine/tellNow.ts, its
+ * telling entry (a listener answering a person at once).
  * operations/ (job names, schemas, enqueue) sits above store/, not beside it: enqueue claims an
  * idempotency key, and every Redis key lives in one file, store/keys.ts. render/ stays pure: it
  * imports only collab/ and operations/, never store/.
- * From jobs/ a listener may import only jobs/delivery.ts, the one way to tell a person, which
- * imports nothing of slack/; jobs/processors/ holds processors only, reached through its index.ts.
+ * jobs/processors/ holds processors only, reached through its index.ts.
  * No import cycles, not even type-only ones: a type shared across a cycle moves to the lower
  * file (e.g. `ListenerDeps` lives in slack/listeners/deps.ts, not in slack/app.ts).
  *
@@ -42,6 +49,14 @@ module.exports = {
       to: { path: '^src/', pathNot: '^src/collab/' },
     },
     {
+      name: 'slackapi-imports-nothing-else',
+      severity: 'error',
+      comment:
+        "slackapi/ is the Web API client the app talks to Slack with, and the one place Slack's error codes get their kind: like collab/, it imports nothing else of the project.",
+      from: { path: '^src/slackapi/' },
+      to: { path: '^src/', pathNot: '^src/slackapi/' },
+    },
+    {
       name: 'operations-above-store',
       severity: 'error',
       comment:
@@ -61,9 +76,9 @@ module.exports = {
       name: 'workspaces-build-clients-from-state',
       severity: 'error',
       comment:
-        'workspaces/ builds the Slack and service clients of a team from what store/ holds: it imports only store/, collab/ and the logger, and slack/, jobs/ and the runtime use it.',
+        'workspaces/ builds the Slack and service clients of a team from what store/ holds: it imports only store/, collab/, slackapi/ and the logger, and slack/, jobs/ and the runtime use it.',
       from: { path: '^src/workspaces/' },
-      to: { path: '^src/', pathNot: ['^src/(workspaces|store|collab)/', '^src/logger\\.ts$'] },
+      to: { path: '^src/', pathNot: ['^src/(workspaces|store|collab|slackapi)/', '^src/logger\\.ts$'] },
     },
     {
       name: 'render-is-pure',
@@ -85,7 +100,7 @@ module.exports = {
       name: 'jobs-below-slack',
       severity: 'error',
       comment:
-        'jobs/ use render/ builders and nothing else of slack/ (no listeners, no app), and nothing above them.',
+        'jobs/ use render/ builders and nothing of slack/ (no listeners, no app), and nothing above them.',
       from: { path: '^src/jobs/' },
       to: {
         path: '^src/(slack/|runtime\\.ts$|runtime/|main\\.ts$|start\\.ts$|ops/|cli/|sandbox/)',
@@ -109,12 +124,39 @@ module.exports = {
       to: { path: '^src/jobs/processors/', pathNot: '^src/jobs/processors/index\\.ts$' },
     },
     {
-      name: 'slack-uses-only-delivery-from-jobs',
+      name: 'engine-knows-no-product',
       severity: 'error',
       comment:
-        'From jobs/ a listener imports only jobs/delivery.ts, the one way to tell a person (it imports nothing of slack/). Enqueue and job data are in operations/, below both.',
+        'engine/ is the exactly-once machinery: it imports operations/, render/, store/, collab/, slackapi/ and the logger, never jobs/, slack/, workspaces/ or anything above them. The product hands it what it needs.',
+      from: { path: '^src/engine/' },
+      to: {
+        path: '^src/',
+        pathNot: ['^src/(engine|operations|render|store|collab|slackapi)/', '^src/logger\\.ts$'],
+      },
+    },
+    {
+      name: 'engine-used-from-above',
+      severity: 'error',
+      comment:
+        'Only the layers above the engine use it: the runtime (which builds the workers), jobs/ (the product), the CLI and slack/ (its telling entry). operations/, render/, store/, collab/, slackapi/, workspaces/, ops/ and config.ts sit below or beside it: they never import it.',
+      from: { path: '^src/', pathNot: ['^src/(engine|jobs|slack|runtime|cli)/', '^src/runtime\\.ts$'] },
+      to: { path: '^src/engine/' },
+    },
+    {
+      name: 'engine-through-its-front-door',
+      severity: 'error',
+      comment:
+        'Outside the engine, the runtime, jobs/ and the CLI use it through engine/index.ts, its front door (what the product may use); slack/ through engine/tellNow.ts alone.',
+      from: { path: '^src/', pathNot: '^src/(engine|slack)/' },
+      to: { path: '^src/engine/', pathNot: '^src/engine/index\\.ts$' },
+    },
+    {
+      name: 'slack-tells-through-the-engine',
+      severity: 'error',
+      comment:
+        "slack/ imports nothing of jobs/, and of engine/ only engine/tellNow.ts, the engine's telling entry (a listener answering a person at once; it imports nothing of slack/). Enqueue and job data are in operations/, below both.",
       from: { path: '^src/slack/' },
-      to: { path: '^src/jobs/', pathNot: '^src/jobs/delivery\\.ts$' },
+      to: { path: '^src/(jobs|engine)/', pathNot: '^src/engine/tellNow\\.ts$' },
     },
     {
       name: 'slack-below-runtime',
@@ -128,7 +170,7 @@ module.exports = {
       severity: 'error',
       comment:
         'config.ts is read by the entries, the runtime, ops/, the CLI and the Bolt app; lower layers are handed plain settings.',
-      from: { path: '^src/(collab|operations|store|jobs|render|slack/listeners)/' },
+      from: { path: '^src/(collab|operations|store|engine|jobs|render|slack/listeners)/' },
       to: { path: '^src/config\\.ts$' },
     },
     {

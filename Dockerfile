@@ -9,8 +9,11 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
+COPY scripts ./scripts
 COPY src ./src
-# Compiled JavaScript: no TypeScript loader at run time, and a much smaller resident set.
+# Compiled JavaScript: no TypeScript loader at run time, and a much smaller resident set. The
+# build (scripts/build.mjs) copies the Redis scripts (src/**/lua/*.lua) beside it: dist/ is all
+# the runtime needs.
 RUN npm run build
 
 FROM node:24-bookworm-slim AS deps

@@ -12,9 +12,9 @@ export default defineConfig({
       'test/cluster/**/*.test.ts',
       // enqueue → worker → outcome, the step log, retries and refusals
       'test/jobs/processors/createPost.test.ts',
-      'test/jobs/delivery.test.ts',
-      'test/jobs/lockLost.test.ts',
-      'test/jobs/stalledPartWay.test.ts',
+      'test/engine/delivery.test.ts',
+      'test/engine/lockLost.test.ts',
+      'test/engine/stalledPartWay.test.ts',
       'test/jobs/commentLease.test.ts',
       // feeds, mirroring, digests: schedulers and the store's multi-key writes
       'test/jobs/feeds.test.ts',

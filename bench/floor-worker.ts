@@ -9,7 +9,7 @@
  * started mark in the job's log, fenced by the job's lock, with the post's cards' look-up (the
  * bot's own script, `store/cards.ts` `showingMarked`, on a connection of its own), the log of the
  * size the bot writes — as the bot's worker did before it sent that mark with the job's
- * completion (jobs/tellAfterCompletion.ts).
+ * completion (engine/tellAfterCompletion.ts).
  * Tells its parent `ready` over IPC once it takes jobs.
  */
 import { Worker } from 'bullmq';
@@ -85,6 +85,7 @@ const worker = new Worker(
         token,
         lockMs: LOCK_MS,
         progress,
+        field: 'progress',
       });
       if (!shown) throw new Error('lost the lock');
     }

@@ -16,7 +16,7 @@
  *    concurrency on the same jobs. `--floor mark` makes it the floor of an exactly-once worker
  *    that tells inside the run: it also makes, per operation, the telling's mark with the cards'
  *    look-up as a Redis round trip of its own (floor-worker.ts, FLOOR_MARK), as the bot's worker
- *    did before it sent that mark with the job's completion (jobs/tellAfterCompletion.ts).
+ *    did before it sent that mark with the job's completion (engine/tellAfterCompletion.ts).
  *    The worker's share of its floor comes from interleaved rounds (`--rounds`, at concurrency 16):
  *    the bot's worker and the floor run side by side on queues of their own, and take turns
  *    draining `--jobs`/`--rounds` operations each, every other turn the floor first. This

@@ -1,12 +1,14 @@
 /**
  * The Dockerfile's steps, run on the host (Docker cannot run here): a scratch copy of
- * package.json, the lock file, the tsconfigs and src/; the build stage's `npm ci` and
- * `npm run build`; the runtime's `npm ci --omit=dev --ignore-scripts`; start the web role as the
- * image's ENTRYPOINT does; then run the image's HEALTHCHECK command against it. Skipped, with the reason printed, only when npm cannot reach the registry.
+ * package.json, the lock file, the tsconfigs, scripts/ (the build) and src/; the build stage's
+ * `npm ci` and `npm run build`; the runtime's `npm ci --omit=dev --ignore-scripts`; start the web
+ * role as the image's ENTRYPOINT does (it reads the Redis scripts, .lua files the build copies
+ * beside the modules); then run the image's HEALTHCHECK command against it. Skipped, with the
+ * reason printed, only when npm cannot reach the registry.
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -40,12 +42,18 @@ function execForm(instruction: RegExp): string[] {
   return JSON.parse(match[1]) as string[];
 }
 
+/** The .lua files under `dir`, as paths relative to it, sorted. */
+function luaFiles(dir: string): string[] {
+  return (readdirSync(dir, { recursive: true }) as string[]).filter((path) => path.endsWith('.lua')).sort();
+}
+
 const OFFLINE = /ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENETUNREACH|network/i;
 
 describe('the Docker image (its steps on the host)', () => {
   it('is multi-stage, on Node LTS, runs as a non-root user, installs production dependencies only', () => {
     expect(dockerfile.match(/^FROM /gm)?.length).toBeGreaterThanOrEqual(2);
     expect(dockerfile).toMatch(/^FROM node:(22|24)[-\w.]* AS build/m);
+    expect(dockerfile).toMatch(/^COPY scripts \.\/scripts$/m);
     expect(dockerfile).toMatch(/^RUN npm run build$/m);
     expect(dockerfile).toMatch(/^FROM node:(22|24)[-\w.]* AS deps/m);
     expect(dockerfile).toMatch(/^RUN npm ci --omit=dev --ignore-scripts/m);
@@ -57,15 +65,18 @@ describe('the Docker image (its steps on the host)', () => {
     for (const file of ['package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json']) {
       cpSync(join(root, file), join(scratch, file));
     }
-    cpSync(join(root, 'src'), join(scratch, 'src'), { recursive: true });
+    for (const dir of ['scripts', 'src']) cpSync(join(root, dir), join(scratch, dir), { recursive: true });
     const npm = (args: string[], env: NodeJS.ProcessEnv = process.env) =>
       run('npm', args, { cwd: scratch, env, maxBuffer: 16 * 1024 * 1024 });
     try {
       // The build stage, then the runtime stage's production-only install.
       await npm(['ci', '--ignore-scripts', '--no-audit', '--no-fund']);
       await npm(['run', 'build']);
+      // The Redis scripts ship beside the compiled modules that read them at start.
+      expect(luaFiles(join(scratch, 'dist')).length).toBeGreaterThan(0);
+      expect(luaFiles(join(scratch, 'dist'))).toEqual(luaFiles(join(root, 'src')));
       rmSync(join(scratch, 'node_modules'), { recursive: true, force: true });
-      rmSync(join(scratch, 'src'), { recursive: true, force: true });
+      for (const dir of ['scripts', 'src']) rmSync(join(scratch, dir), { recursive: true, force: true });
       await npm(['ci', '--omit=dev', '--ignore-scripts', '--no-audit', '--no-fund'], {
         ...process.env,
         NODE_ENV: 'production',

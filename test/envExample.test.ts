@@ -63,13 +63,12 @@ const imageEnv = envFile(
 
 beforeAll(async () => {
   mkdirSync(scratch, { recursive: true });
-  // The image's build stage: `npm run build` compiles src/ to dist/ (here into a scratch folder
-  // inside the project, so dist/main.js finds node_modules as in the image).
-  await promisify(execFile)(
-    join(root, 'node_modules', '.bin', 'tsc'),
-    ['-p', join(root, 'tsconfig.build.json'), '--outDir', join(scratch, 'dist')],
-    { cwd: root },
-  );
+  // The image's build stage: `npm run build` (scripts/build.mjs) compiles src/ to dist/ with the
+  // Redis scripts beside it (here into a scratch folder inside the project, so dist/main.js finds
+  // node_modules as in the image).
+  await promisify(execFile)(process.execPath, [join(root, 'scripts', 'build.mjs'), join(scratch, 'dist')], {
+    cwd: root,
+  });
 }, 240_000);
 
 afterAll(async () => {

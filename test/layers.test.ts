@@ -94,20 +94,25 @@ describe('the layer rules', () => {
     expect(result.output).toContain('main-never-reaches-the-sandbox: src/main.ts → src/sandbox/mode.ts');
   }, 60_000);
 
-  it('pass operations/ claiming its key through store/, and a listener telling through jobs/delivery.ts', async () => {
+  it('pass operations/ claiming its key through store/, and a listener telling through engine/tellNow.ts', async () => {
     const result = await check({
       'src/store/keys.ts': "export const claim = (id: string) => 'claim:' + id;\n",
       'src/operations/queue.ts':
         "import { claim } from '../store/keys.ts';\nexport const enqueue = (id: string) => claim(id);\n",
-      'src/jobs/delivery.ts': 'export const tellNow = (text: string) => text;\n',
+      'src/engine/delivery.ts': 'export const tellThrough = (text: string) => text;\n',
+      'src/engine/tellNow.ts':
+        "import { tellThrough } from './delivery.ts';\nexport const tellNow = tellThrough;\n",
       'src/slack/listeners/comment.ts':
-        "import { tellNow } from '../../jobs/delivery.ts';\nimport { enqueue } from '../../operations/queue.ts';\nexport const run = () => [tellNow, enqueue];\n",
+        "import { tellNow } from '../../engine/tellNow.ts';\nimport { enqueue } from '../../operations/queue.ts';\nexport const run = () => [tellNow, enqueue];\n",
+      'src/engine/index.ts': "export { tellThrough } from './delivery.ts';\n",
+      'src/runtime/workers.ts':
+        "import { tellThrough } from '../engine/index.ts';\nexport const start = tellThrough;\n",
     });
     expect(result.output).toContain('no dependency violations');
     expect(result.code).toBe(0);
   }, 60_000);
 
-  it('fail operations/ importing jobs/, store/ importing operations/, and a listener importing jobs/ beyond delivery.ts', async () => {
+  it('fail operations/ importing jobs/, store/ importing operations/, and a listener importing jobs/', async () => {
     const result = await check({
       'src/jobs/shards.ts': 'export const shardOf = (team: string) => team.length;\n',
       'src/operations/queue.ts':
@@ -124,7 +129,7 @@ describe('the layer rules', () => {
       'store-imports-only-collab: src/store/claims.ts → src/operations/queue.ts',
     );
     expect(result.output).toContain(
-      'slack-uses-only-delivery-from-jobs: src/slack/listeners/workspace.ts → src/jobs/cleanup.ts',
+      'slack-tells-through-the-engine: src/slack/listeners/workspace.ts → src/jobs/cleanup.ts',
     );
   }, 60_000);
 
@@ -140,6 +145,49 @@ describe('the layer rules', () => {
       'stages-only-through-the-runtime: src/ops/health.ts → src/runtime/core.ts',
     );
     expect(result.output).not.toContain('src/runtime.ts → src/runtime/core.ts');
+  }, 60_000);
+
+  it('fail the engine importing a product feature, and jobs/ or a listener going past its front door', async () => {
+    const result = await check({
+      'src/jobs/cards.ts': 'export const updateCards = () => 1;\n',
+      'src/engine/steps.ts':
+        "import { updateCards } from '../jobs/cards.ts';\nexport const once = updateCards;\n",
+      'src/engine/delivery.ts': 'export const tellThrough = (text: string) => text;\n',
+      'src/engine/tellNow.ts':
+        "import { tellThrough } from './delivery.ts';\nexport const tellNow = tellThrough;\n",
+      'src/slack/listeners/comment.ts':
+        "import { once } from '../../engine/steps.ts';\nimport { tellThrough } from '../../engine/delivery.ts';\nimport { tellNow } from '../../engine/tellNow.ts';\nexport const run = () => [once, tellThrough, tellNow];\n",
+      'src/engine/index.ts': "export { once } from './steps.ts';\n",
+      'src/jobs/feeds.ts':
+        "import { once } from '../engine/index.ts';\nimport { tellNow } from '../engine/tellNow.ts';\nexport const poll = () => [once, tellNow];\n",
+    });
+    expect(result.code).not.toBe(0);
+    expect(result.output).toContain('engine-knows-no-product: src/engine/steps.ts → src/jobs/cards.ts');
+    expect(result.output).toContain(
+      'slack-tells-through-the-engine: src/slack/listeners/comment.ts → src/engine/steps.ts',
+    );
+    expect(result.output).toContain(
+      'slack-tells-through-the-engine: src/slack/listeners/comment.ts → src/engine/delivery.ts',
+    );
+    expect(result.output).not.toContain('src/slack/listeners/comment.ts → src/engine/tellNow.ts');
+    expect(result.output).toContain(
+      'engine-through-its-front-door: src/jobs/feeds.ts → src/engine/tellNow.ts',
+    );
+    expect(result.output).not.toContain('src/jobs/feeds.ts → src/engine/index.ts');
+  }, 60_000);
+
+  it('fail a layer below or beside the engine importing it, even through its front door', async () => {
+    const result = await check({
+      'src/engine/index.ts': 'export const tell = (text: string) => text;\n',
+      'src/store/cards.ts': "import { tell } from '../engine/index.ts';\nexport const card = tell;\n",
+      'src/ops/metrics.ts': "import { tell } from '../engine/index.ts';\nexport const count = tell;\n",
+      'src/workspaces/workspaces.ts':
+        "import { tell } from '../engine/index.ts';\nexport const workspace = tell;\n",
+    });
+    expect(result.code).not.toBe(0);
+    for (const file of ['src/store/cards.ts', 'src/ops/metrics.ts', 'src/workspaces/workspaces.ts']) {
+      expect(result.output).toContain(`engine-used-from-above: ${file} → src/engine/index.ts`);
+    }
   }, 60_000);
 
   it('fail a helper imported from jobs/processors/ by anything but its index', async () => {

@@ -11,7 +11,7 @@
 import { pathToFileURL } from 'node:url';
 import { type Job, Queue } from 'bullmq';
 import { ConfigError, loadQueueConfig } from '../config.ts';
-import { readLog, reopenedLog } from '../jobs/steps.ts';
+import { readLog, reopenedLog } from '../engine/index.ts';
 import { shardNames } from '../operations/shards.ts';
 import { connectRedis, whenReady } from '../store/redis.ts';
 

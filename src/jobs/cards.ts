@@ -2,21 +2,19 @@
  * Post cards in Slack: posting one where the person acted, and updating every card of a post in
  * place when the post changes (resolved, reopened, commented).
  */
+
 import { isResolved, type Post } from '../collab/schemas.ts';
+import type { Rider } from '../engine/index.ts';
 import type { CardRef, Origin } from '../operations/schemas.ts';
 import { postCard } from '../render/postCard.ts';
+import { isGone, joinsFirst, slackErrorCode } from '../slackapi/errors.ts';
 import type { PostShown, SlackMessageRef } from '../store/cards.ts';
 import type { PostState } from '../store/feeds.ts';
 import type { ProcessorContext } from './context.ts';
-import { slackErrorCode } from './delivery.ts';
-import type { Rider } from './steps.ts';
 import { updateUnfurls } from './unfurls.ts';
 
 /** Where a card went: a Slack message (updatable later), or only to the person (ephemeral). */
 export type CardPlacement = { slackChannel: string; ts: string } | { ephemeral: true; error: string };
-
-/** Slack errors after which the card's message is gone for good: forget the card. */
-const GONE = new Set(['message_not_found', 'channel_not_found', 'is_archived', 'cant_update_message']);
 
 /**
  * Posts the card of `post` in `slackChannel` (in the thread `threadTs` when given) and
@@ -63,28 +61,23 @@ export async function postCardTo(
   };
   // Only Slack's refusals choose the fallback: once Slack has the card, a failure to remember it
   // (Redis away) is no reason to send the person a copy; it is retried, then fails the run.
-  let error: string;
-  try {
-    return await rememberPosted(ctx, post, await send());
-  } catch (first) {
-    if (first instanceof StoreAfterPostError) throw first.cause;
-    error = slackErrorCode(first);
-  }
-  if (error === 'not_in_channel') {
-    try {
-      await ctx.slack.conversations.join({ channel: where.slackChannel });
-      return await rememberPosted(ctx, post, await send());
-    } catch (second) {
-      if (second instanceof StoreAfterPostError) throw second.cause;
-      error = slackErrorCode(second);
-    }
-  }
-  return { error };
+  const first = await slackAnswer(send);
+  if ('ts' in first) return rememberPosted(ctx, post, first);
+  if (!joinsFirst(first.error)) return first;
+  const second = await slackAnswer(async () => {
+    await ctx.slack.conversations.join({ channel: where.slackChannel });
+    return send();
+  });
+  return 'ts' in second ? rememberPosted(ctx, post, second) : second;
 }
 
-/** Remembering a card Slack has already posted failed (Redis): not a Slack refusal. */
-class StoreAfterPostError extends Error {
-  override name = 'StoreAfterPostError';
+/** What Slack answered a call: its result, or its error code. */
+async function slackAnswer<T>(call: () => Promise<T>): Promise<T | { error: string }> {
+  try {
+    return await call();
+  } catch (error) {
+    return { error: slackErrorCode(error) };
+  }
 }
 
 /** How often, and how far apart, remembering a posted card is tried while Redis is away. */
@@ -100,7 +93,7 @@ async function rememberPosted(
     try {
       return await remember(ctx, post, message);
     } catch (error) {
-      if (attempt >= REMEMBER_TRIES) throw new StoreAfterPostError('remember', { cause: error });
+      if (attempt >= REMEMBER_TRIES) throw error;
       ctx.logger.info({ attempt }, 'card posted, not yet remembered; trying again');
       await new Promise((resolve) => setTimeout(resolve, REMEMBER_PAUSE_MS));
     }
@@ -167,7 +160,7 @@ async function lookUp<T>(ctx: ProcessorContext, post: Post, shown: Promise<T>): 
 }
 
 /**
- * updateCards's look-up as the rider of a step's started mark (steps.ts: the telling's, so that
+ * updateCards's look-up as the rider of a step's started mark (engine Rider: the telling's, so that
  * the mark and the look-up cost one round trip); `shown()` answers it once the mark is written.
  */
 export function cardsRider(ctx: ProcessorContext, post: Post): { rider: Rider; shown(): PostShown } {
@@ -231,7 +224,7 @@ async function updateCardMessages(
     } catch (error) {
       const code = slackErrorCode(error);
       ctx.logger.info({ err: code, slackChannel: target.slackChannel }, 'card not updated');
-      if (GONE.has(code) && target !== extra) await ctx.store.cards.forgetCard(ctx.teamId, post.id, target);
+      if (isGone(code) && target !== extra) await ctx.store.cards.forgetCard(ctx.teamId, post.id, target);
     }
   }
   return updated;

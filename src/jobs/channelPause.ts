@@ -8,37 +8,12 @@ import type { PauseReason } from '../store/slackChannels.ts';
 import type { ProcessorContext } from './context.ts';
 import { schedulerId } from './schedules.ts';
 
-/** Slack errors of a post that say the channel cannot take posts now, and why. */
-const PAUSING_ERRORS: Record<string, PauseReason> = {
-  is_archived: 'archived',
-  channel_not_found: 'deleted',
-  not_in_channel: 'removed',
-  // the bot tried to join a private channel it was removed from
-  method_not_supported_for_channel_type: 'removed',
-};
-
-/** The reason to pause a Slack channel a post failed in with `error`, if the error is one. */
-export function pauseReasonOf(error: string): PauseReason | undefined {
-  return Object.hasOwn(PAUSING_ERRORS, error) ? PAUSING_ERRORS[error] : undefined;
-}
-
 /**
  * The instant of a change seen in a failed post, to the second like Slack's `event_time`: an
  * unarchive or re-invite event of the same second, processed after it, still wins.
  */
 export function observedAt(now = Date.now()): number {
   return Math.floor(now / 1000) * 1000;
-}
-
-/** Thrown by a feed poll whose post found the channel unable to take it: the poll stops there. */
-export class SlackChannelPausedError extends Error {
-  override readonly name = 'SlackChannelPausedError';
-  constructor(
-    readonly slackChannel: string,
-    readonly reason: PauseReason,
-  ) {
-    super(`Slack channel ${slackChannel} paused: ${reason}`);
-  }
 }
 
 /**

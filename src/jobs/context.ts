@@ -1,40 +1,28 @@
-/** What a processor is given: the validated job data and everything it may touch. */
+/**
+ * What a processor is given: the engine's run (its job, `once`, how its person is told) and
+ * everything of the product it may touch.
+ */
 
 import type { WebClient } from '@slack/web-api';
-import type { Job } from 'bullmq';
 import type { CollabClient } from '../collab/client.ts';
-import type { Logger } from '../logger.ts';
+import type { RunContext } from '../engine/index.ts';
 import type { JobData, Operation } from '../operations/schemas.ts';
 import type { Store } from '../store/index.ts';
 import type { RecentSubject } from '../store/recent.ts';
-import type { Outcomes, TellLater } from './delivery.ts';
 import type { PollingSettings } from './polling.ts';
 import type { Schedules } from './schedules.ts';
-import type { Once } from './steps.ts';
 
-export interface ProcessorContext {
-  job: Job;
+export interface ProcessorContext extends RunContext {
   teamId: string;
   collab: CollabClient;
   slack: WebClient;
   store: Store;
-  outcomes: Outcomes;
   /** recurring work: feed polls, thread mirroring, digests */
   schedules: Schedules;
   /** intervals of feed and thread polling (FEED_POLL_INTERVAL_MS, THREAD_POLL_*_MS) */
   polling: PollingSettings;
   /** how much the request budget stretches polling intervals now (1: as configured); absent: 1 */
   pollStretch?: (() => Promise<number>) | undefined;
-  /** run an effect once across retries and restarts (see steps.ts) */
-  once: Once;
-  logger: Logger;
-  /** true on any run after the first (a retry, or a re-run after a crash or stall) */
-  isRerun: boolean;
-  /**
-   * The operation's one effect, sent outside the step log (steps.ts, SENT_OUTSIDE_LOG), has
-   * landed: a failure of what comes after it is told as done, never as "could not".
-   */
-  sentLanded: () => void;
   /**
    * Names what the operation acts on (its post, or a message's people), for the person's recent
    * operations on App Home: "resolve the post *Launch plan*", "send the message to *Grace Hopper*".
@@ -43,11 +31,6 @@ export interface ProcessorContext {
   about: (subject: RecentSubject) => void;
   /** operator options of features (config.ts); absent: the defaults */
   features?: ProcessorFeatures | undefined;
-  /**
-   * Takes the run's telling (a slash command's outcome, its last act) to be told once the job has
-   * completed (tellAfterCompletion.ts); absent: `tell` tells inside the run.
-   */
-  tellLater?: TellLater | undefined;
 }
 
 export interface ProcessorFeatures {

@@ -3,15 +3,16 @@
  * (a person's "run now") share. A digest covers the Slack channel's linked collaboration channel,
  * or all channels when it is not linked.
  */
+
 import { hasFilters, type PostFilters, passesFilters } from '../collab/postFilters.ts';
 import type { Post } from '../collab/schemas.ts';
 import { type DigestScope, digestMessage, quietDigestMessage } from '../render/digest.ts';
+import { closedChannel, joinsFirst, slackErrorCode } from '../slackapi/errors.ts';
 import type { Digest } from '../store/digests.ts';
 import type { ChannelLink } from '../store/links.ts';
 import type { PauseReason } from '../store/slackChannels.ts';
-import { changeSlackChannel, observedAt, pauseReasonOf } from './channelPause.ts';
+import { changeSlackChannel, observedAt } from './channelPause.ts';
 import type { ProcessorContext } from './context.ts';
-import { slackErrorCode } from './delivery.ts';
 import { collectDigest, isQuiet, withRechecked } from './digest.ts';
 import { digestWatch } from './digestWatch.ts';
 
@@ -77,13 +78,13 @@ export async function postDigest(
         try {
           await send();
         } catch (error) {
-          if (slackErrorCode(error) !== 'not_in_channel') throw error;
+          if (!joinsFirst(slackErrorCode(error))) throw error;
           await ctx.slack.conversations.join({ channel: slackChannel });
           await send();
         }
       } catch (error) {
         // The channel cannot take posts (archived, deleted, the bot removed): pause, not fail.
-        const paused = pauseReasonOf(slackErrorCode(error));
+        const paused = closedChannel(slackErrorCode(error));
         if (paused) return { paused };
         throw error;
       }

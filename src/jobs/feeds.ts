@@ -15,11 +15,16 @@ import { passesFilters } from '../collab/postFilters.ts';
 import { isResolved, type Post } from '../collab/schemas.ts';
 import { changeNote, type PostChange, postChanges } from '../render/changes.ts';
 import { cardVersion } from '../render/postCard.ts';
+import {
+  closedChannel,
+  isSlackBusy,
+  SlackBusyError,
+  SlackChannelPausedError,
+  slackErrorCode,
+} from '../slackapi/errors.ts';
 import type { FeedState, PostState, Watched } from '../store/feeds.ts';
 import { postCardTo, shownState, updateCards } from './cards.ts';
-import { pauseReasonOf, SlackChannelPausedError } from './channelPause.ts';
 import type { ProcessorContext } from './context.ts';
-import { slackErrorCode } from './delivery.ts';
 import { notifyChange } from './notifications.ts';
 import { FEED_PAGE_SIZE, FEED_RECHECK_BATCH, MAX_POLL_PAGES, REOPEN_WATCH_MS } from './polling.ts';
 import { dueForReread, rereadPost } from './reread.ts';
@@ -38,13 +43,6 @@ export function feedSchedulerId(teamId: string, slackChannel: string): string {
 }
 
 const stamp = (post: Post): Stamped => ({ id: post.id, at: post.last_activity_at });
-
-/** Slack said "not now": nothing was posted, another attempt may post it. */
-const SLACK_BUSY = new Set(['ratelimited', 'slack_webapi_rate_limited_error', 'service_unavailable']);
-
-export class SlackBusyError extends Error {
-  override readonly name = 'SlackBusyError';
-}
 
 /** One page of the channel's posts, newest activity first. */
 async function page(ctx: ProcessorContext, channelId: string, after?: string) {
@@ -203,7 +201,7 @@ async function cardPost(ctx: ProcessorContext, slackChannel: string, post: Post)
     async () => {
       const result = await postCardTo(ctx, post, { slackChannel });
       if ('ts' in result) return { ts: result.ts };
-      if (SLACK_BUSY.has(result.error)) throw new SlackBusyError(`card not posted: ${result.error}`);
+      if (isSlackBusy(result.error)) throw new SlackBusyError(`card not posted: ${result.error}`);
       return { error: result.error };
     },
     async () => {
@@ -212,7 +210,7 @@ async function cardPost(ctx: ProcessorContext, slackChannel: string, post: Post)
       return found ? { ts: found.ts } : { error: 'uncertain' };
     },
   );
-  const pause = 'error' in placed ? pauseReasonOf(placed.error) : undefined;
+  const pause = 'error' in placed ? closedChannel(placed.error) : undefined;
   if (pause) {
     // The channel cannot take posts (archived, deleted, the bot removed): the post stays uncarded
     // and the watermark where it was, so the feed cards it when the channel is back.

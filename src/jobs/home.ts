@@ -5,13 +5,14 @@
  * linked and followed channels, digests with their next run, and the person's recent operations.
  * Runs in the worker so the listener never waits on the service.
  */
+
 import { isCollabError } from '../collab/errors.ts';
 import type { JobData } from '../operations/schemas.ts';
 import { filtersText } from '../render/filters.ts';
 import { homeView } from '../render/home.ts';
 import type { HomeActivity, ServiceStatus } from '../render/homeState.ts';
+import { slackErrorCode } from '../slackapi/errors.ts';
 import type { ProcessorContext } from './context.ts';
-import { slackErrorCode } from './delivery.ts';
 import { digestSchedulerId } from './digestSchedules.ts';
 import { teamSchedulerPrefix } from './schedules.ts';
 

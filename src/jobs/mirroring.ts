@@ -7,13 +7,19 @@
  * Never mirrored back: messages by the app (what the bot writes comes back with the app author)
  * and messages whose id the bot remembered when it sent them.
  */
+
 import type { Message } from '../collab/schemas.ts';
 import { mirroredMessage } from '../render/mirror.ts';
+import {
+  isSlackBusy,
+  isUnreachable,
+  joinsFirst,
+  SlackBusyError,
+  slackErrorCode,
+} from '../slackapi/errors.ts';
 import type { PollInterval } from '../store/mirrors.ts';
 import type { ThreadOrigin } from '../store/threads.ts';
 import type { ProcessorContext } from './context.ts';
-import { slackErrorCode } from './delivery.ts';
-import { SlackBusyError } from './feeds.ts';
 import { MAX_POLL_PAGES, THREAD_ACTIVE_WINDOW_MS, THREAD_PAGE_SIZE } from './polling.ts';
 import { isNotFound } from './resolveRefs.ts';
 import { schedulerId } from './schedules.ts';
@@ -24,17 +30,6 @@ export function threadSchedulerId(teamId: string, threadId: string): string {
 }
 
 const stamp = (message: Message): Stamped => ({ id: message.id, at: message.created_at });
-
-/** Slack errors after which the origin conversation cannot take the message: the person gets it in a DM. */
-const UNREACHABLE = new Set([
-  'not_in_channel',
-  'channel_not_found',
-  'is_archived',
-  'restricted_action',
-  'cannot_dm_bot',
-  'thread_not_found',
-]);
-const SLACK_BUSY = new Set(['ratelimited', 'slack_webapi_rate_limited_error', 'service_unavailable']);
 
 /**
  * sendDm's hook: the bot wrote `sent` in `threadId`. Remembers it (never mirrored back), starts
@@ -197,19 +192,20 @@ async function postMirrored(
       return await send(channel, threadTs);
     } catch (error) {
       const code = slackErrorCode(error);
-      if (SLACK_BUSY.has(code)) throw new SlackBusyError(`message not mirrored: ${code}`);
+      if (isSlackBusy(code)) throw new SlackBusyError(`message not mirrored: ${code}`);
       return { error: code };
     }
   };
   let result = await attempt(origin.slackChannel, origin.threadTs);
-  if ('error' in result && result.error === 'not_in_channel') {
+  if ('error' in result && joinsFirst(result.error)) {
     const joined = await ctx.slack.conversations.join({ channel: origin.slackChannel }).then(
       () => true,
       () => false,
     );
     if (joined) result = await attempt(origin.slackChannel, origin.threadTs);
   }
-  if ('error' in result && UNREACHABLE.has(result.error)) {
+  // The origin conversation cannot take the message: the person gets it in a DM.
+  if ('error' in result && isUnreachable(result.error)) {
     ctx.logger.info({ err: result.error }, 'origin conversation unreachable; mirroring to the sender');
     result = await attempt(origin.createdBy, undefined);
   }

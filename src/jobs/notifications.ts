@@ -6,13 +6,14 @@
  * so it costs no request to the service. During quiet hours (22:00–08:00 in the person's Slack time
  * zone) notices are held, and one summary is sent at 08:00.
  */
+
 import type { Post } from '../collab/schemas.ts';
 import { changeNoteText, type PostChange } from '../render/changes.ts';
 import { md } from '../render/limits.ts';
 import { cardVersion, postCard } from '../render/postCard.ts';
 import { escapeMrkdwn } from '../render/text.ts';
+import { slackErrorCode } from '../slackapi/errors.ts';
 import type { ProcessorContext } from './context.ts';
-import { slackErrorCode } from './delivery.ts';
 import { schedulerId } from './schedules.ts';
 
 /** Quiet hours, in the person's own time zone: from 22:00 to 08:00. */

@@ -3,11 +3,11 @@
  * behind short ids (button values are short), and the page delivered to the person alone.
  */
 import type { Page } from '../collab/schemas.ts';
+import { replacesAck, type SlackMessage } from '../engine/index.ts';
 import type { Origin } from '../operations/schemas.ts';
 import type { PagingButtons } from '../render/lists.ts';
 import type { PageState } from '../store/pages.ts';
 import type { ProcessorContext } from './context.ts';
-import { replacesAck, type SlackMessage } from './delivery.ts';
 
 export interface PagingInput {
   cursor?: string | undefined;

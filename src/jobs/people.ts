@@ -2,12 +2,13 @@
  * Who is who: a Slack user's name (for attribution: every write goes out under the one
  * organisation key, so the words say who wrote it) and the service member with the same email.
  */
+
 import type { Member } from '../collab/schemas.ts';
+import { UserError } from '../engine/index.ts';
 import { isTimeZone } from '../operations/schedule.ts';
 import { escapeMrkdwn } from '../render/text.ts';
+import { slackErrorCode } from '../slackapi/errors.ts';
 import type { ProcessorContext } from './context.ts';
-import { slackErrorCode } from './delivery.ts';
-import { UserError } from './errors.ts';
 
 /** Slack profiles are cached this long. */
 const PROFILE_TTL_SECONDS = 3600;

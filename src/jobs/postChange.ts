@@ -1,12 +1,12 @@
 /** What resolvePost and unresolvePost share: naming the post, showing the change on its cards, telling. */
 import { isResolved, type Post } from '../collab/schemas.ts';
+import { tell } from '../engine/index.ts';
 import type { CardRef, Origin } from '../operations/schemas.ts';
 import { postTitlePlain } from '../render/labels.ts';
 import { type Outcome, success } from '../render/messages.ts';
 import { escapeMrkdwn, webUrl } from '../render/text.ts';
 import { cardsRider, updateCards, updateShown } from './cards.ts';
 import type { ProcessorContext } from './context.ts';
-import { tell } from './delivery.ts';
 import { orNotFound } from './resolveRefs.ts';
 
 /**
@@ -32,7 +32,7 @@ export async function showPostChange(
     return;
   }
   // The cards' look-up rides on the telling's started mark (one round trip); the cards change
-  // before the person is told. A run that stops in between tells the same outcome (delivery.ts).
+  // before the person is told. A run that stops in between tells the same outcome (engine/tell.ts).
   const look = cardsRider(ctx, post);
   await tell(ctx, origin, withPostLink(change.done, post), {
     rider: look.rider,

@@ -4,10 +4,10 @@
  */
 import { type CollabError, isCollabError } from '../collab/errors.ts';
 import type { Channel } from '../collab/schemas.ts';
+import { UserError } from '../engine/index.ts';
 import type { ChannelRef, Origin, PostRef } from '../operations/schemas.ts';
 import { escapeMrkdwn } from '../render/text.ts';
 import { commandOf, type ProcessorContext } from './context.ts';
-import { UserError } from './errors.ts';
 
 /** The post id of a ref: an id as it is, a url only if the bot has seen it in an API answer. */
 export async function resolvePostId(ctx: ProcessorContext, ref: PostRef): Promise<string> {

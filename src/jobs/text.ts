@@ -5,6 +5,7 @@
  * decoded, markdown links reduced to their label, markdown punctuation and all whitespace removed.
  */
 import { DomUtils, parseDocument } from 'htmlparser2';
+import { CLOCK_MARGIN_MS } from '../engine/index.ts';
 
 /** The text of HTML, markdown or plain text: tags dropped, entities decoded. */
 export function textOf(content: string): string {
@@ -47,6 +48,3 @@ export function createdSince(createdAt: string | null | undefined, since: number
   const at = Date.parse(createdAt);
   return Number.isNaN(at) || at >= since - CLOCK_MARGIN_MS;
 }
-
-/** How far the service's clock may be behind ours. */
-export const CLOCK_MARGIN_MS = 5 * 60_000;

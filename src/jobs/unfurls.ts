@@ -4,20 +4,12 @@
  * while the post was open shows it resolved once the bot has resolved it. Messages that are gone
  * are forgotten; other Slack failures are logged (the operation itself succeeded).
  */
+
 import type { Post } from '../collab/schemas.ts';
 import { postUnfurl } from '../render/unfurl.ts';
+import { isGone, slackErrorCode } from '../slackapi/errors.ts';
 import type { UnfurlRef } from '../store/cards.ts';
 import { commandOf, type ProcessorContext } from './context.ts';
-import { slackErrorCode } from './delivery.ts';
-
-/** Slack errors after which the message (or the link on it) is gone for good. */
-const GONE = new Set([
-  'message_not_found',
-  'channel_not_found',
-  'cannot_find_channel',
-  'cannot_unfurl_message',
-  'is_archived',
-]);
 
 export async function updateUnfurls(ctx: ProcessorContext, post: Post, refs: UnfurlRef[]): Promise<void> {
   if (refs.length === 0) return;
@@ -39,7 +31,7 @@ export async function updateUnfurls(ctx: ProcessorContext, post: Post, refs: Unf
     } catch (error) {
       const code = slackErrorCode(error);
       ctx.logger.info({ err: code, slackChannel: first.slackChannel }, 'unfurl not updated');
-      if (GONE.has(code)) {
+      if (isGone(code)) {
         for (const link of links) await ctx.store.cards.forgetUnfurl(ctx.teamId, post.id, link);
       }
     }

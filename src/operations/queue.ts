@@ -13,7 +13,7 @@
  *   only an explicit `job.remove()` (an operator, a forgotten workspace) or `queue.clean` does.
  *   So a duplicate is dropped even after the job is gone. A failed job's record is kept a week
  *   for operators: when a job fails, the worker holds its key a day longer than that
- *   (`FAILED_CLAIM_TTL`, jobs/worker.ts), so no key ever ends before its job's record.
+ *   (`FAILED_CLAIM_TTL`, engine/worker.ts), so no key ever ends before its job's record.
  * - Each attempt brings a job id of its own, so the script's answer says who won: its own id →
  *   queued; another → a duplicate of that job. A lost answer that ioredis resends finds the key
  *   holding its own id (queued, once); one that timed out client-side told the person "try
@@ -146,13 +146,9 @@ export function createOperationsQueue(connection: Redis, settings: QueueSettings
       const jobId = job.id ?? attemptId;
       if (jobId !== attemptId) return { status: 'duplicate', jobId };
       if (wait) {
-        // Acked only once a replica has the job and its key: a failover cannot undo the ack.
-        await waitReplicas(
-          connection,
-          [queue.toKey(jobId), `${queue.keys.de}:${deduplicationId}`],
-          wait.replicas,
-          wait.timeoutMs,
-        );
+        // Acked only once a replica has the job and its key: a failover cannot undo the ack. One
+        // script wrote both, in the queue's slot: one WAIT on the job's master covers the key too.
+        await waitReplicas(connection, [queue.toKey(jobId)], wait.replicas, wait.timeoutMs);
       }
       return { status: 'queued', jobId };
     },

@@ -1,11 +1,13 @@
 /**
- * The worker stage: one BullMQ worker per queue shard, and the poll dispatcher. Absent on the
- * web role (it has no worker connection).
+ * The worker stage: one reliable worker per queue shard — the engine (createReliableWorker)
+ * running the product's operations (jobs/product.ts) — and the poll dispatcher. Absent on the web
+ * role (it has no worker connection).
  */
 import type { Worker } from 'bullmq';
+import { createReliableWorker } from '../engine/index.ts';
 import { type PollDispatcher, startPollDispatch } from '../jobs/pollDispatch.ts';
 import { processors } from '../jobs/processors/index.ts';
-import { createWorker } from '../jobs/worker.ts';
+import { productOperations } from '../jobs/product.ts';
 import type { Metrics } from '../ops/metrics.ts';
 import type { Built } from './core.ts';
 import type { Stop } from './stages.ts';
@@ -52,16 +54,10 @@ function workerOf(
   { config, logger, connections, core }: Built,
   shard: { queueName: string; perShard: number },
 ): Worker {
-  return createWorker({
+  return createReliableWorker({
     connection: connections.worker!,
-    ...(connections.steps ? { stepsConnection: connections.steps } : {}),
+    stepsConnection: connections.steps,
     storeSharesQueue: !core.space.hashTags,
-    workspaces: core.workspaces,
-    store: core.store,
-    processors,
-    schedules: core.schedules,
-    polling: config.polling,
-    budget: core.budget,
     logger,
     settings: {
       prefix: config.prefix,
@@ -74,11 +70,20 @@ function workerOf(
       // connect, answer headers, answer body, and undici's timers are ~1 s accurate
       sendWindowMs: config.collab.connectTimeoutMs + 2 * config.collab.timeoutMs + 2000,
     },
-    features: {
-      digestQuietNote: config.digestQuietNote,
-      postUrlPattern: config.postUrlPattern,
-      command: config.slack.slashCommand,
-    },
+    operations: productOperations({
+      workspaces: core.workspaces,
+      store: core.store,
+      processors,
+      schedules: core.schedules,
+      polling: config.polling,
+      budget: core.budget,
+      logger,
+      features: {
+        digestQuietNote: config.digestQuietNote,
+        postUrlPattern: config.postUrlPattern,
+        command: config.slack.slashCommand,
+      },
+    }),
   });
 }
 

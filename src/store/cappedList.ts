@@ -2,39 +2,17 @@
  * A capped Redis list of JSON entries, newest first: what the audit log and a person's recent
  * operations both are. An entry that no longer reads as the schema says is skipped, not thrown.
  */
+
 import type { Result } from 'ioredis';
 import type { z } from 'zod';
+import { storeScript } from './lua.ts';
 import { isCluster, keySlot, type Redis } from './redis.ts';
 
-/** Pushes an entry, trims the list to its cap and sets its lifetime: one command (by its SHA). */
-const PUSH_SCRIPT = `
-redis.call('LPUSH', KEYS[1], ARGV[1])
-redis.call('LTRIM', KEYS[1], 0, tonumber(ARGV[2]) - 1)
-if ARGV[3] ~= '' then redis.call('EXPIRE', KEYS[1], ARGV[3]) end
-return 1`;
+/** Pushes an entry, trims the list to its cap and sets its lifetime (lua/cappedListPush.lua). */
+const PUSH_SCRIPT = storeScript('cappedListPush');
 
-/**
- * Pushes many entries, each onto its own key (KEYS[i] gets ARGV[i + 2]; a key may repeat, its
- * entries pushed in order), then trims and sets the lifetime of each list once: ARGV[1] the cap,
- * ARGV[2] the lifetime in seconds ('' for none).
- */
-const PUSH_MANY_SCRIPT = `
-local cap = tonumber(ARGV[1])
-local ttl = ARGV[2]
-local lists = {}
-local seen = {}
-for i, key in ipairs(KEYS) do
-  redis.call('LPUSH', key, ARGV[i + 2])
-  if not seen[key] then
-    seen[key] = true
-    lists[#lists + 1] = key
-  end
-end
-for _, key in ipairs(lists) do
-  redis.call('LTRIM', key, 0, cap - 1)
-  if ttl ~= '' then redis.call('EXPIRE', key, ttl) end
-end
-return #KEYS`;
+/** Pushes entries each onto its own key, then trims each list once (lua/cappedListPushMany.lua). */
+const PUSH_MANY_SCRIPT = storeScript('cappedListPushMany');
 
 declare module 'ioredis' {
   interface RedisCommander<Context> {

@@ -5,8 +5,9 @@
  */
 import type { Result } from 'ioredis';
 import type { PostState } from './feeds.ts';
-import { fenceLua, type JobFence, pendingArgs, pendingLua } from './fence.ts';
+import { type JobFence, pendingArgs } from './fence.ts';
 import { type KeySpace, keys } from './keys.ts';
+import { storeScript } from './lua.ts';
 import type { Redis } from './redis.ts';
 
 /** Cards and bridged replies are remembered for 90 days. */
@@ -33,26 +34,12 @@ export interface BridgedReply {
   commentId: string;
 }
 
-/**
- * Sets the post's shown state (feeds.ts), answers its cards and unfurls: one command where three
- * were. What can fail (a key of the wrong type) is read before anything is written: the script
- * writes all or nothing.
- */
-const SHOWING_READ = `local cards = redis.call('SMEMBERS', KEYS[1])
-local unfurls = redis.call('SMEMBERS', KEYS[3])`;
-const SHOWING_WRITE = `redis.call('SET', KEYS[2], ARGV[1], 'EX', ARGV[2])
-return {cards, unfurls}`;
-const SHOWING_SCRIPT = `${SHOWING_READ}
-${SHOWING_WRITE}`;
-/** The same with a job's fenced step-log write (fence.ts) between; 0 when the job's lock is not the run's. */
-const SHOWING_MARKED_SCRIPT = `${SHOWING_READ}
-${fenceLua({ job: 4, lock: 5 }, { token: 3, lockMs: 4, progress: 5 })}
-${SHOWING_WRITE}`;
-/** The same, and the outcome kept pending until it is told (fence.ts `pendingLua`). */
-const SHOWING_PENDING_SCRIPT = `${SHOWING_READ}
-${fenceLua({ job: 4, lock: 5 }, { token: 3, lockMs: 4, progress: 5 })}
-${pendingLua({ index: 6, messages: 7 }, { jobId: 6, at: 7, telling: 8, confirmedFrom: 9 })}
-${SHOWING_WRITE}`;
+/** Sets the post's shown state, answers its cards and unfurls (lua/postShowing.lua). */
+const SHOWING_SCRIPT = storeScript('postShowing');
+/** The same with a job's fenced step-log write between (lua/postShowingMarked.lua). */
+const SHOWING_MARKED_SCRIPT = storeScript('postShowingMarked');
+/** The same, and the outcome kept pending until it is told (lua/postShowingPending.lua). */
+const SHOWING_PENDING_SCRIPT = storeScript('postShowingPending');
 
 declare module 'ioredis' {
   interface RedisCommander<Context> {
@@ -74,6 +61,7 @@ declare module 'ioredis' {
       token: string,
       lockMs: string,
       progress: string,
+      field: string,
     ): Result<[string[], string[]] | 0, Context>;
     postShowingPending(
       cards: string,
@@ -88,6 +76,7 @@ declare module 'ioredis' {
       token: string,
       lockMs: string,
       progress: string,
+      field: string,
       jobId: string,
       at: string,
       telling: string,
@@ -200,6 +189,7 @@ export function cardStore(redis: Redis, space: KeySpace) {
             fence.token,
             fence.lockMs,
             fence.progress,
+            fence.field,
             ...pendingArgs(fence.pending),
           )
         : await withShowing(on ?? redis).postShowingMarked(
@@ -211,6 +201,7 @@ export function cardStore(redis: Redis, space: KeySpace) {
             fence.token,
             fence.lockMs,
             fence.progress,
+            fence.field,
           );
       return answer === 0 ? undefined : shownOf(answer);
     },

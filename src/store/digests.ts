@@ -4,9 +4,11 @@
  * however many workers, re-deliveries or duplicate ticks). The BullMQ scheduler that runs a
  * digest lives in the queue, under `schedulerId(teamId, 'digest', id)`.
  */
+
 import { z } from 'zod';
 import { PostFilters } from '../collab/postFilters.ts';
 import { type KeySpace, keys } from './keys.ts';
+import { storeScript } from './lua.ts';
 import type { Redis } from './redis.ts';
 
 /** A slot claim outlives any re-delivery, retry or restart by far. */
@@ -44,12 +46,8 @@ export const DIGEST_WATCH_MAX = 200;
 /** A digest's watch list outlives many missed runs, not an abandoned digest. */
 const WATCH_TTL_SECONDS = 90 * 24 * 3600;
 
-/** Moves the value forward only: a late or repeated run never moves the window back. */
-const MAX_SCRIPT = `
-local current = tonumber(redis.call('GET', KEYS[1]) or '0')
-local wanted = tonumber(ARGV[1])
-if wanted > current then redis.call('SET', KEYS[1], ARGV[1]) return 1 end
-return 0`;
+/** Moves the value forward only: a late or repeated run never moves the window back (lua/digestLastMax.lua). */
+const MAX_SCRIPT = storeScript('digestLastMax');
 
 export function digestStore(redis: Redis, space: KeySpace) {
   const read = (raw: string | null): Digest | undefined => {

@@ -207,11 +207,16 @@ export function queueKeys(queueKey: string) {
     commentLease: (teamId: string, postId: string) => `${queueKey}:cmtlease:${enc(teamId)}:${enc(postId)}`,
     /**
      * outcomes told after their job completed, not yet confirmed told: job id -> when marked, or
-     * when its worker last said it is still telling (ZSET; jobs/tellAfterCompletion.ts)
+     * when its worker last said it is still telling (ZSET; engine/tellAfterCompletion.ts)
      */
     tellings: () => `${queueKey}:tellings`,
     /** what each of those tells: job id -> JSON `{ origin, message }` (HASH) */
     tellingMessages: () => `${queueKey}:tellings:msg`,
+    /**
+     * the claim of a sweep on a job that stalled out at `at` (engine/stalledSweep.ts): one
+     * sweeping process settles it
+     */
+    sweptClaim: (jobId: string, at: string) => `${queueKey}:${jobId}:swept:${at}`,
   };
 }
 

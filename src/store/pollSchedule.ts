@@ -24,6 +24,7 @@
 import type { Result } from 'ioredis';
 import { budgetKeys } from './budget.ts';
 import type { KeySpace } from './keys.ts';
+import { storeScript } from './lua.ts';
 import type { Redis } from './redis.ts';
 
 export interface Poll {
@@ -75,117 +76,17 @@ export interface PollSchedule {
   hosts(): Promise<string[]>;
 }
 
-/** The share of the background lane the stretch aims at (see DISPATCH). */
+/** The share of the background lane the stretch aims at (lua/pollDispatch.lua). */
 export const HEADROOM = 0.95;
 
-/** A poller's rate as an integer (polls per 10^12 ms), so adding and removing it is exact. */
-const RATE = `local function rate(every) return math.floor(1e12 / every) end`;
+/** Adds a poller, due as the lane allows, or changes its interval (lua/pollSet.lua). */
+const SET = storeScript('pollSet');
 
-/**
- * KEYS: due, polls, demand, stretch, lane
- * ARGV: id, everyMs, value, now, capacity, windowMs, random (0 <= r < 1)
- */
-const SET = `
-${RATE}
-local id = ARGV[1]
-local every = tonumber(ARGV[2])
-local now = tonumber(ARGV[4])
-local stretch = tonumber(redis.call('GET', KEYS[4]) or '1')
-local old = redis.call('HGET', KEYS[2], id)
-if old then
-  local oldEvery = tonumber(string.match(old, '^(%d+)'))
-  if oldEvery ~= every then
-    redis.call('INCRBY', KEYS[3], rate(every) - rate(oldEvery))
-    local due = tonumber(redis.call('ZSCORE', KEYS[1], id) or tostring(now))
-    local sooner = now + every * stretch
-    if sooner < due then redis.call('ZADD', KEYS[1], sooner, id) end
-  end
-else
-  local demand = redis.call('INCRBY', KEYS[3], rate(every))
-  -- Due now when the lane has room. When pollers ask for more than it gives, the first turn
-  -- falls somewhere in the stretched interval, as everyone's does: many pollers added at once
-  -- (a migration, a large workspace) spread over it instead of queueing as one backlog.
-  -- the lane the dispatcher saw last (what people and others left), else the whole lane
-  local lane = tonumber(redis.call('GET', KEYS[5]) or ARGV[5])
-  local asked = demand / 1e12 * tonumber(ARGV[6]) / (lane * ${HEADROOM})
-  local s = math.max(stretch, asked)
-  local due = now
-  if s > 1 then due = now + math.floor(tonumber(ARGV[7]) * every * s) end
-  redis.call('ZADD', KEYS[1], due, id)
-end
-redis.call('HSET', KEYS[2], id, ARGV[2] .. '|' .. ARGV[3])
-return 1
-`;
+/** Takes a poller out, its rate out of the demand (lua/pollRemove.lua). */
+const REMOVE = storeScript('pollRemove');
 
-/** KEYS: due, polls, demand. ARGV: id */
-const REMOVE = `
-${RATE}
-local old = redis.call('HGET', KEYS[2], ARGV[1])
-if not old then return 0 end
-redis.call('INCRBY', KEYS[3], -rate(tonumber(string.match(old, '^(%d+)'))))
-redis.call('HDEL', KEYS[2], ARGV[1])
-redis.call('ZREM', KEYS[1], ARGV[1])
-return 1
-`;
-
-/**
- * KEYS: due, polls, demand, stretch, log, bg (this window), bgPrev, runs (this window), runsPrev,
- *       runLog, lane (polls per window it leaves, for SET)
- * ARGV: now, windowMs, capacity, max, member
- * Answers {stretch * 1000, id1, value1, id2, value2, ...}.
- */
-const DISPATCH = `
-local now = tonumber(ARGV[1])
-local window = tonumber(ARGV[2])
-local capacity = tonumber(ARGV[3])
-local max = tonumber(ARGV[4])
-local frac = (now % window) / window
-local function n(key) return tonumber(redis.call('GET', key) or '0') end
--- requests a poll costs: background requests over polls taken, in the last window or so
-local runsFixed = n(KEYS[8]) + n(KEYS[9]) * (1 - frac)
-local perRun = 1
-if runsFixed >= 1 then perRun = math.max(1, (n(KEYS[6]) + n(KEYS[7]) * (1 - frac)) / runsFixed) end
--- polls taken in the last window, exactly (one entry per look: "time:count")
-redis.call('ZREMRANGEBYSCORE', KEYS[10], '-inf', now - window)
-local runs = 0
-for _, entry in ipairs(redis.call('ZRANGE', KEYS[10], 0, -1)) do
-  runs = runs + tonumber(string.match(entry, ':(%d+)$'))
-end
--- what was sent in the last window that polls did not send (people, digests, unfurls) leaves
--- that much less of the lane to polls
-local sent = redis.call('ZCOUNT', KEYS[5], '(' .. (now - window), '+inf')
-local others = math.max(0, sent - runs * perRun)
-local lane = math.max(1, capacity - others)
-local pollsPerWindow = n(KEYS[3]) / 1e12 * window
--- A little short of the lane: a queue fed at exactly its pace never drains a backlog, and a
--- backlog delays the pollers behind it more than the others.
-local stretch = math.max(1, pollsPerWindow * perRun / (lane * ${HEADROOM}))
-redis.call('SET', KEYS[4], tostring(stretch), 'PX', window * 4)
-redis.call('SET', KEYS[11], tostring(lane / perRun), 'PX', window * 4)
-local out = {math.floor(stretch * 1000)}
--- as many as the lane has room for now (the log holds every request of the last window)
-local take = math.min(max, math.floor((capacity - sent) / perRun))
-if take <= 0 then return out end
-local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now, 'LIMIT', 0, take)
-if #due == 0 then return out end
-for _, id in ipairs(due) do
-  local value = redis.call('HGET', KEYS[2], id)
-  if value then
-    local every = tonumber(string.match(value, '^(%d+)'))
-    redis.call('ZADD', KEYS[1], now + math.floor(every * stretch), id)
-    table.insert(out, id)
-    table.insert(out, value)
-  else
-    redis.call('ZREM', KEYS[1], id)
-  end
-end
-local taken = (#out - 1) / 2
-redis.call('INCRBY', KEYS[8], taken)
-redis.call('PEXPIRE', KEYS[8], window * 2)
-redis.call('ZADD', KEYS[10], now, ARGV[5] .. ':' .. taken)
-redis.call('PEXPIRE', KEYS[10], window * 2)
-return out
-`;
+/** Takes the due pollers the lane has room for, and stretches every interval to fit it (lua/pollDispatch.lua). */
+const DISPATCH = storeScript('pollDispatch');
 
 declare module 'ioredis' {
   interface RedisCommander<Context> {
@@ -202,6 +103,7 @@ declare module 'ioredis' {
       capacity: number,
       windowMs: number,
       random: number,
+      headroom: number,
     ): Result<number, Context>;
     pollRemove(due: string, polls: string, demand: string, id: string): Result<number, Context>;
     pollDispatch(
@@ -221,6 +123,7 @@ declare module 'ioredis' {
       capacity: number,
       max: number,
       member: string,
+      headroom: number,
     ): Result<(string | number)[], Context>;
   }
 }
@@ -298,6 +201,7 @@ export function createPollSchedule(
         settings.capacity,
         settings.windowMs,
         random(),
+        HEADROOM,
       );
       if (previous !== undefined && previous !== host) {
         // The workspace moved to another service host: its pollers follow it.
@@ -348,6 +252,7 @@ export function createPollSchedule(
         settings.capacity,
         max,
         `${now}-${unique}-${looks++}`,
+        HEADROOM,
       );
       const polls: DuePoll[] = [];
       for (let i = 1; i + 1 < out.length; i += 2) {

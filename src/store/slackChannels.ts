@@ -4,8 +4,10 @@
  * unarchived or the bot is invited back. The latest change wins: each state carries the instant
  * of the change that set it, and an older change arriving late (events are not ordered) is ignored.
  */
+
 import { z } from 'zod';
 import { type KeySpace, keys } from './keys.ts';
+import { storeScript } from './lua.ts';
 import type { Redis } from './redis.ts';
 
 /** Why a Slack channel's feed and digests are paused. */
@@ -21,17 +23,8 @@ export const SlackChannelState = z.object({
 });
 export type SlackChannelState = z.infer<typeof SlackChannelState>;
 
-/** Sets the state when it is newer than the one stored (or none is); answers 1 when set. */
-const NEWER_SCRIPT = `
-local raw = redis.call('HGET', KEYS[1], ARGV[1])
-if raw then
-  local ok, current = pcall(cjson.decode, raw)
-  if ok and type(current) == 'table' and tonumber(current.at) and tonumber(current.at) > tonumber(ARGV[3]) then
-    return 0
-  end
-end
-redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
-return 1`;
+/** Sets the state when it is newer than the one stored, or none is (lua/slackChannelRecord.lua). */
+const NEWER_SCRIPT = storeScript('slackChannelRecord');
 
 function read(raw: string | null | undefined): SlackChannelState | undefined {
   if (raw === null || raw === undefined) return undefined;

@@ -2,9 +2,11 @@
  * Threads the bot made for DMs: one per set of members (so sending again to the same people
  * reuses it), and the Slack conversation each came from (for mirroring replies back).
  */
+
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { type KeySpace, keys } from './keys.ts';
+import { storeScript } from './lua.ts';
 import type { Redis } from './redis.ts';
 
 export const ThreadOrigin = z.object({
@@ -21,10 +23,8 @@ const membersHash = (memberIds: string[]) =>
     .digest('hex')
     .slice(0, 32);
 
-/** Takes a thread's pairing with its members only while it is still that thread's. */
-const FORGET_SCRIPT = `if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
-redis.call('DEL', KEYS[2])
-return 1`;
+/** Takes a thread's pairing with its members only while it is still that thread's (lua/threadForget.lua). */
+const FORGET_SCRIPT = storeScript('threadForget');
 
 export function threadStore(redis: Redis, space: KeySpace) {
   return {

@@ -12,6 +12,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { WebClient } from '@slack/web-api';
+import { DELETE_IF_HOLDS } from './lua.ts';
 import type { Redis } from './redis.ts';
 
 /**
@@ -82,8 +83,6 @@ export interface TokenRotation {
   fresh<T extends { bot?: RotatingBot | undefined }>(slot: RotationSlot<T>, installation: T): Promise<T>;
 }
 
-const RELEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
-
 export function tokenRotation(
   redis: Redis,
   refresh: RefreshBotToken,
@@ -122,7 +121,7 @@ export function tokenRotation(
           await slot.write(next);
           return next;
         } finally {
-          await redis.eval(RELEASE, 1, lock, owner).catch(() => {});
+          await redis.eval(DELETE_IF_HOLDS, 1, lock, owner).catch(() => {});
         }
       }
       // Someone else refreshes: wait for the pair they store.

@@ -8,13 +8,13 @@
  */
 import type { WebClient } from '@slack/web-api';
 import type { CollabClient } from '../collab/client.ts';
+import { slackWebClient } from '../slackapi/client.ts';
 import type { ConnectionStore } from '../store/connections.ts';
 import type { RedisInstallationStore } from '../store/installations.ts';
 import {
   type CollabClientSettings,
   collabClientFor,
   collabHostOf,
-  slackWebClient,
   type Workspace,
   type Workspaces,
 } from './workspaces.ts';

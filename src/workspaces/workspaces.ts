@@ -3,8 +3,9 @@
  * Slack team. Single-workspace mode answers every team with the credentials from the
  * environment; multi-workspace installs plug in behind the same interface.
  */
-import { WebClient } from '@slack/web-api';
+import type { WebClient } from '@slack/web-api';
 import { type CollabClient, type CollabClientOptions, createCollabClient } from '../collab/client.ts';
+import { slackWebClient } from '../slackapi/client.ts';
 
 export interface Workspace {
   teamId: string;
@@ -71,16 +72,6 @@ export function collabClientFor(
     ...(settings.guard ? { guard: settings.guard } : {}),
     ...(settings.connections ? { connections: settings.connections } : {}),
     ...(settings.budget ? { budget: settings.budget } : {}),
-  });
-}
-
-/** A Web API client that fails fast and lets the queue decide retries. */
-export function slackWebClient(token: string, apiUrl: string | undefined): WebClient {
-  return new WebClient(token, {
-    ...(apiUrl ? { slackApiUrl: apiUrl } : {}),
-    timeout: 10_000,
-    retryConfig: { retries: 1, factor: 1, minTimeout: 200, maxTimeout: 1000 },
-    rejectRateLimitedCalls: true,
   });
 }
 

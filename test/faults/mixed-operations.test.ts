@@ -20,8 +20,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { type Job, Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readLog } from '../../src/jobs/steps.ts';
-import { MAX_STALLED_COUNT } from '../../src/jobs/worker.ts';
+import { MAX_STALLED_COUNT } from '../../src/engine/index.ts';
+import { readLog } from '../../src/engine/stepLog.ts';
 import { createOperationsQueue, type OperationsQueue } from '../../src/operations/queue.ts';
 import { type Emulator, startEmulator } from '../../src/sandbox/emulator/index.ts';
 import { type SlackStandIn, slashCommandBody, startSlackStandIn } from '../../src/sandbox/slack/index.ts';
@@ -302,7 +302,7 @@ describe(`fault suite: ${OPS} operations, ${KILLS} worker kills, ${REDIS_KILLS.l
       if (job && token) jobsByToken.set(token, job);
     }
     // Jobs whose runs stopped more often than BullMQ allows, and of them those that ran once more
-    // to finish what part of them had done (jobs/stalledRerun.ts).
+    // to finish what part of them had done (engine/stalledRerun.ts).
     const jobs = [...jobsByToken.values()];
     const stalledOut = jobs.filter((job) => job.stalledCounter > MAX_STALLED_COUNT).length;
     const ranOnceMore = jobs.filter((job) => readLog(job).stalledRerun === true).length;

@@ -8,8 +8,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { STALLED_OUT } from '../../src/engine/bullmq.ts';
 import { commentLeaseKey } from '../../src/jobs/commentLease.ts';
-import { STALLED_OUT } from '../../src/jobs/stalledSweep.ts';
 import type { FaultEvent } from '../../src/sandbox/emulator/index.ts';
 import { type Harness, startHarness, TEAM } from '../support/harness.ts';
 import { originOf, responseTexts, run, unique } from './helpers.ts';

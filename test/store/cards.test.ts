@@ -69,7 +69,7 @@ describe.skipIf(ON_CLUSTER)('cardStore.showingMarked', () => {
   const progress = JSON.stringify({ steps: { tell: { started: true } } });
   const jobOf = (id: string) => {
     const job = `${space.prefix}:q:${id}`;
-    return { job, lock: `${job}:lock`, token: 'run-1', lockMs: '30000', progress };
+    return { job, lock: `${job}:lock`, token: 'run-1', lockMs: '30000', progress, field: 'progress' };
   };
 
   it("writes the job's step log and the state, extends the lock, and answers the cards, in one script", async () => {

@@ -10,7 +10,7 @@
 import { randomBytes } from 'node:crypto';
 import { type Job, type Queue, QueueEvents, type Worker } from 'bullmq';
 import { loadConfig, loadQueueConfig } from '../../src/config.ts';
-import { outcomeTold } from '../../src/jobs/worker.ts';
+import { outcomeTold } from '../../src/engine/index.ts';
 import { createLogger } from '../../src/logger.ts';
 import type { Tracing } from '../../src/ops/tracing.ts';
 import { type RunningBot, startBot } from '../../src/runtime.ts';

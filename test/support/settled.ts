@@ -8,7 +8,7 @@ export type SettledState = 'completed' | 'failed';
 
 /**
  * After a job completed, resolves once its outcome is told (a slash command's is told after
- * completion: jobs/tellAfterCompletion.ts): the workers' `outcomeTold`.
+ * completion: engine/tellAfterCompletion.ts): the workers' `outcomeTold`.
  */
 export type OutcomeTold = (jobId: string) => Promise<unknown>;
 

@@ -1,14 +1,13 @@
 /** Schedules a digest of the Slack channel (`/collab digest add`). */
 import { hasFilters } from '../../collab/postFilters.ts';
+import { tell, UserError } from '../../engine/index.ts';
 import { isTimeZone, patternProblem } from '../../operations/schedule.ts';
 import { slackDate } from '../../render/digest.ts';
 import { filtersText } from '../../render/filters.ts';
 import { md } from '../../render/limits.ts';
 import { success } from '../../render/messages.ts';
 import { commandOf, type Processor } from '../context.ts';
-import { tell } from '../delivery.ts';
 import { digestSchedulerId } from '../digestSchedules.ts';
-import { UserError } from '../errors.ts';
 import { slackTimeZone } from '../people.ts';
 
 /** Digests one Slack channel may have. */

@@ -4,12 +4,11 @@
  */
 import { isCollabError } from '../../collab/errors.ts';
 import type { CreateCommentInput } from '../../collab/schemas.ts';
+import { tell, UserError } from '../../engine/index.ts';
 import type { Origin } from '../../operations/schemas.ts';
 import { updateCards } from '../cards.ts';
 import { commentLease } from '../commentLease.ts';
 import type { Processor, ProcessorContext } from '../context.ts';
-import { tell } from '../delivery.ts';
-import { UserError } from '../errors.ts';
 import { displayName } from '../people.ts';
 import { aboutPost, withPostLink } from '../postChange.ts';
 import { code, ifFound, isNotFound, noPostFor, orNotFound, resolvePostId } from '../resolveRefs.ts';

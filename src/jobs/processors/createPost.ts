@@ -3,14 +3,12 @@
  * posts its card where the person acted, and tells them where it went.
  */
 import { type CreatePostInput, PAGE_SIZE_MAX, type Post } from '../../collab/schemas.ts';
+import { findSince, tell, UserError } from '../../engine/index.ts';
 import type { JobData } from '../../operations/schemas.ts';
 import { md } from '../../render/limits.ts';
 import { mrkdwnLink } from '../../render/text.ts';
 import { postCardIn } from '../cards.ts';
 import { commandOf, type Processor, type ProcessorContext } from '../context.ts';
-import { tell } from '../delivery.ts';
-import { UserError } from '../errors.ts';
-import { findSince } from '../landed.ts';
 import { displayName } from '../people.ts';
 import { aboutPost, withPostLink } from '../postChange.ts';
 import { resolveChannel } from '../resolveRefs.ts';
@@ -85,7 +83,7 @@ async function targetChannel(ctx: ProcessorContext, data: JobData<'createPost'>)
  * is ours if it is in the channel, made by an app (everything written with the organisation's key
  * is), with the title we sent — any title when we sent none, as the service may take one from the
  * content —, holding the person's text, and made no earlier than this job's first attempt. The
- * channel is walked back to before that attempt (landed.ts), however many posts came since.
+ * channel is walked back to before that attempt (engine/landed.ts), however many posts came since.
  */
 async function findLanded(
   ctx: ProcessorContext,

@@ -5,11 +5,10 @@
  */
 
 import { hasFilters } from '../../collab/postFilters.ts';
+import { tell, UserError } from '../../engine/index.ts';
 import { filtersText } from '../../render/filters.ts';
 import { success } from '../../render/messages.ts';
 import { commandOf, type Processor } from '../context.ts';
-import { tell } from '../delivery.ts';
-import { UserError } from '../errors.ts';
 import { currentWatermark, feedSchedulerId } from '../feeds.ts';
 
 export const notLinkedToFollow = (command: string) =>

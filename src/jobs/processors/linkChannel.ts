@@ -1,7 +1,8 @@
 /** linkChannel: links the Slack channel to a channel of the service (where `/collab post` goes). */
+
+import { tell } from '../../engine/index.ts';
 import { success } from '../../render/messages.ts';
 import { commandOf, type Processor } from '../context.ts';
-import { tell } from '../delivery.ts';
 import { resolveChannel } from '../resolveRefs.ts';
 
 export const linkChannel: Processor<'linkChannel'> = async (data, ctx) => {

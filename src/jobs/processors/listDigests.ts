@@ -1,8 +1,9 @@
 /** The Slack channel's digests, with their next runs (`/collab digest list`). */
+
+import { tell } from '../../engine/index.ts';
 import { digestListMessage } from '../../render/digest.ts';
 import { filtersText } from '../../render/filters.ts';
 import { commandOf, type Processor } from '../context.ts';
-import { tell } from '../delivery.ts';
 import { scopeOf } from '../digestPost.ts';
 import { digestSchedulerId } from '../digestSchedules.ts';
 

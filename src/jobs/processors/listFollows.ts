@@ -2,10 +2,11 @@
  * listFollows (`/collab follow list`): every followed Slack channel of the workspace — running
  * feeds (their schedulers) and paused ones — with the collaboration channel and the filters.
  */
+
+import { tell } from '../../engine/index.ts';
 import { filtersText } from '../../render/filters.ts';
 import { type FollowListEntry, followListMessage } from '../../render/follows.ts';
 import type { Processor } from '../context.ts';
-import { tell } from '../delivery.ts';
 import { schedulerId, teamSchedulerPrefix } from '../schedules.ts';
 
 const PAUSED_WORDS = { archived: 'channel archived', deleted: 'channel deleted', removed: 'I was removed' };

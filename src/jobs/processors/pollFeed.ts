@@ -4,7 +4,8 @@
  * to take posts pauses it and stops there, its watermark where it was, so nothing is lost.
  */
 
-import { changeSlackChannel, observedAt, SlackChannelPausedError } from '../channelPause.ts';
+import { SlackChannelPausedError } from '../../slackapi/errors.ts';
+import { changeSlackChannel, observedAt } from '../channelPause.ts';
 import type { Processor } from '../context.ts';
 import { pollFeedOnce } from '../feeds.ts';
 

@@ -1,9 +1,9 @@
 /** Removes a digest and its scheduler (`/collab digest remove`). */
+
+import { tell, UserError } from '../../engine/index.ts';
 import { success } from '../../render/messages.ts';
 import { commandOf, type Processor } from '../context.ts';
-import { tell } from '../delivery.ts';
 import { digestSchedulerId } from '../digestSchedules.ts';
-import { UserError } from '../errors.ts';
 
 export const removeDigest: Processor<'removeDigest'> = async (data, ctx) => {
   const { origin, digestId } = data;

@@ -28,7 +28,7 @@ export const resolvePost: Processor<'resolvePost'> = async (data, ctx) => {
     ...(data.commentId ? { comment_id: data.commentId } : {}),
   };
   // Resolving again is harmless (the service overwrites the resolution with the same and answers
-  // the post): not a step of the log (steps.ts, SENT_OUTSIDE_LOG). A run that comes back (a
+  // the post): not a step of the log (jobs/product.ts SENT_OUTSIDE_LOG). A run that comes back (a
   // retry, a re-run after a crash) simply resolves again, and the log carries no copy of the post.
   const post = await orNotFound(() => ctx.collab.resolvePost(postId, input), notFound);
   ctx.sentLanded();

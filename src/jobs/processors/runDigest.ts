@@ -1,9 +1,9 @@
 /** A digest of the Slack channel now, covering the time since its digests last ran (`/collab digest run`). */
+
+import { tell, UserError } from '../../engine/index.ts';
 import { success } from '../../render/messages.ts';
 import type { Processor } from '../context.ts';
-import { tell } from '../delivery.ts';
 import { postDigest, scopeOf } from '../digestPost.ts';
-import { UserError } from '../errors.ts';
 
 export const PAUSED_DIGEST =
   'I could not post the digest here: I am not in this channel. Invite me (`/invite @Collab`); this channel’s digests and feed resume when I am back.';

@@ -5,12 +5,10 @@
  * made in the same run.
  */
 import { type Member, type Message, PAGE_SIZE_MAX, type Thread } from '../../collab/schemas.ts';
+import { findSince, tell, UserError } from '../../engine/index.ts';
 import type { JobData, Origin } from '../../operations/schemas.ts';
 import { success } from '../../render/messages.ts';
 import { commandOf, type ProcessorContext } from '../context.ts';
-import { tell } from '../delivery.ts';
-import { UserError } from '../errors.ts';
-import { findSince } from '../landed.ts';
 import { noteDmActivity } from '../mirroring.ts';
 import { memberName, memberOf, recipientsOf } from '../people.ts';
 import { code, ifFound, noThread, noThreadFor, orNotFound } from '../resolveRefs.ts';
@@ -174,7 +172,7 @@ async function sendMessage(
         content_markdown: text,
         ...(parentId ? { parent_id: parentId } : {}),
       }),
-    // Walked back to before the first attempt, however many messages came since (landed.ts).
+    // Walked back to before the first attempt, however many messages came since (engine/landed.ts).
     () =>
       findSince(
         ctx.collab.allMessages(threadId, { sort: 'created_at', direction: 'desc', limit: PAGE_SIZE_MAX }),

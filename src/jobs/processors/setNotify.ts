@@ -1,7 +1,8 @@
 /** Turns a person's notifications on or off (`/collab notify`, or App Home); jobs/notifications.ts tells what they hear. */
+
+import { tell } from '../../engine/index.ts';
 import { success } from '../../render/messages.ts';
 import type { Processor } from '../context.ts';
-import { tell } from '../delivery.ts';
 import { publishHomeOf } from '../home.ts';
 import { memberName, memberOf, slackTimeZone } from '../people.ts';
 

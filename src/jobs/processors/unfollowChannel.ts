@@ -1,7 +1,8 @@
 /** unfollowChannel: the Slack channel stops following its collaboration channel (scheduler and state removed). */
+
+import { tell } from '../../engine/index.ts';
 import { success } from '../../render/messages.ts';
 import type { Processor } from '../context.ts';
-import { tell } from '../delivery.ts';
 import { stopFeed } from '../feeds.ts';
 
 export const unfollowChannel: Processor<'unfollowChannel'> = async (data, ctx) => {

@@ -5,10 +5,11 @@
  * it updates the unfurl in place (jobs/unfurls.ts). A post the key cannot read is not unfurled.
  * Nothing is ever said in the channel about a failure: it is logged.
  */
+
 import type { Post } from '../../collab/schemas.ts';
 import { postUnfurl } from '../../render/unfurl.ts';
+import { slackErrorCode } from '../../slackapi/errors.ts';
 import { commandOf, type Processor, type ProcessorContext } from '../context.ts';
-import { slackErrorCode } from '../delivery.ts';
 
 /** Links of one message unfurled at most (Slack sends up to a handful). */
 const MAX_LINKS = 10;

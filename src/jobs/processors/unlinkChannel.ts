@@ -1,7 +1,8 @@
 /** unlinkChannel: forgets the Slack channel's link. */
+
+import { tell } from '../../engine/index.ts';
 import { success } from '../../render/messages.ts';
 import type { Processor } from '../context.ts';
-import { tell } from '../delivery.ts';
 import { removeChannelDigests } from '../digestSchedules.ts';
 import { stopFeed } from '../feeds.ts';
 

@@ -15,8 +15,8 @@ export const unresolvePost: Processor<'unresolvePost'> = async (data, ctx) => {
   const want = { resolved: false, already: 'Already open, nothing to reopen:', notFound };
   if (!ctx.isRerun && (await showIfAlready(ctx, origin, postId, want, data.card))) return;
   const name = await displayName(ctx, origin.userId);
-  // Reopening again is harmless (an open post answers as it is): not a step of the log (steps.ts,
-  // SENT_OUTSIDE_LOG).
+  // Reopening again is harmless (an open post answers as it is): not a step of the log, but sent
+  // outside it (jobs/product.ts SENT_OUTSIDE_LOG; docs/engine.md).
   const post = await orNotFound(() => ctx.collab.unresolvePost(postId), notFound);
   ctx.sentLanded();
   await showPostChange(ctx, origin, post, { done: 'Reopened', by: name }, data.card);

@@ -6,12 +6,15 @@
  * always hears the outcome. "Wait until a post is resolved" completes later: a scheduler checks
  * the post every FEED_POLL_INTERVAL_MS (one request a check) for at most WAIT_MAX_MS.
  */
+
 import { isCollabError } from '../../collab/errors.ts';
 import { isResolved, type Post } from '../../collab/schemas.ts';
+import { causeOf, isUserError, UserError } from '../../engine/index.ts';
 import { isStepId, type StepId, WAIT_MAX_MS } from '../../operations/workflowSteps.ts';
+import { describeOperation } from '../../render/operationWords.ts';
+import { failedWords } from '../../render/outcomes.ts';
+import { slackErrorCode } from '../../slackapi/errors.ts';
 import type { Processor, ProcessorContext } from '../context.ts';
-import { slackErrorCode } from '../delivery.ts';
-import { humanError, isUserError, UserError } from '../errors.ts';
 import { memberName, recipientsOf } from '../people.ts';
 import { noPost, orNotFound, resolveChannel } from '../resolveRefs.ts';
 import { schedulerId } from '../schedules.ts';
@@ -169,7 +172,7 @@ function isFinal(ctx: ProcessorContext, error: unknown): boolean {
 
 /** A failure in words for Workflow Builder (plain text: it shows no Slack markup). */
 function plainWords(operation: string, error: unknown): string {
-  return humanError(operation, error)
+  return failedWords(describeOperation(operation), causeOf(error))
     .replace(/`/g, '')
     .replace(/<@([^>|]+)[^>]*>/g, '$1');
 }

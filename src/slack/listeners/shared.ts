@@ -5,7 +5,8 @@
  *
  * Telling: a listener answers the interaction in hand with Bolt's `ack` (a slash command's
  * ephemeral reply, a modal's errors); anything told to the person beyond that goes through
- * jobs/delivery.ts (`tellNow`), the one way to tell a person, which imports nothing of slack/.
+ * `tellNow` (engine/tellNow.ts, the engine's one entry for listeners), the ways every outcome
+ * is told.
  */
 import type { WebClient } from '@slack/web-api';
 import { z } from 'zod';

@@ -6,12 +6,13 @@
 import { randomBytes } from 'node:crypto';
 import type { Worker } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createReliableWorker } from '../../../src/engine/index.ts';
 import { previousRun } from '../../../src/jobs/cron.ts';
 import { digestSchedulerId } from '../../../src/jobs/digestSchedules.ts';
 import { DIGEST_RECHECK_BATCH } from '../../../src/jobs/digestWatch.ts';
 import { MAX_DIGESTS_PER_CHANNEL } from '../../../src/jobs/processors/addDigest.ts';
 import { processors } from '../../../src/jobs/processors/index.ts';
-import { createWorker } from '../../../src/jobs/worker.ts';
+import { productOperations } from '../../../src/jobs/product.ts';
 import { createLogger } from '../../../src/logger.ts';
 import type { RecordedCall } from '../../../src/sandbox/slack/index.ts';
 import { keys } from '../../../src/store/keys.ts';
@@ -98,15 +99,18 @@ describe('digests', () => {
     let bullmq = connect();
     const start = () => {
       bullmq = connect();
-      return createWorker({
+      return createReliableWorker({
         connection: bullmq,
         stepsConnection: connect(),
-        workspaces: h.bot.workspaces,
-        store: h.bot.store,
-        processors,
-        schedules: h.bot.schedules,
         logger,
         settings: { prefix: h.prefix, queueName: h.queue.name, concurrency: 4, backoffMs: 50 },
+        operations: productOperations({
+          workspaces: h.bot.workspaces,
+          store: h.bot.store,
+          processors,
+          schedules: h.bot.schedules,
+          logger,
+        }),
       });
     };
     second = start();

@@ -3,7 +3,7 @@
  * state so a double click runs once. Acked as soon as the job is queued; the worker updates the card.
  */
 import type { AllMiddlewareArgs, BlockAction, SlackActionMiddlewareArgs } from '@slack/bolt';
-import { tellNow } from '../../../jobs/delivery.ts';
+import { tellNow } from '../../../engine/tellNow.ts';
 import { problem } from '../../../render/messages.ts';
 import { parseCardActionValue } from '../../../render/postCard.ts';
 import { authorisedTeam } from '../authorised.ts';

@@ -3,7 +3,7 @@
  * within 3 s, so nothing else happens first). The form remembers the post and the card.
  */
 import type { AllMiddlewareArgs, BlockAction, SlackActionMiddlewareArgs } from '@slack/bolt';
-import { tellNow } from '../../../jobs/delivery.ts';
+import { tellNow } from '../../../engine/tellNow.ts';
 import { problem } from '../../../render/messages.ts';
 import { commentModal } from '../../../render/modals.ts';
 import { parseCardActionValue } from '../../../render/postCard.ts';

@@ -4,7 +4,7 @@
  * replaces the list message in place.
  */
 import type { AllMiddlewareArgs, BlockAction, SlackActionMiddlewareArgs } from '@slack/bolt';
-import { tellNow } from '../../../jobs/delivery.ts';
+import { tellNow } from '../../../engine/tellNow.ts';
 import type { JobInput } from '../../../operations/schemas.ts';
 import { problem } from '../../../render/messages.ts';
 import type { PageState } from '../../../store/pages.ts';

@@ -6,7 +6,7 @@
  * on the collaboration API.
  */
 import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs } from '@slack/bolt';
-import { tellNow } from '../../../jobs/delivery.ts';
+import { tellNow } from '../../../engine/tellNow.ts';
 import type { Origin } from '../../../operations/schemas.ts';
 import { helpMessage } from '../../../render/help.ts';
 import { type Outcome, problem, working } from '../../../render/messages.ts';

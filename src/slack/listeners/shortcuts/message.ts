@@ -4,7 +4,7 @@
  */
 import type { AllMiddlewareArgs, MessageShortcut, SlackShortcutMiddlewareArgs } from '@slack/bolt';
 import type { View } from '@slack/types';
-import { tellNow } from '../../../jobs/delivery.ts';
+import { tellNow } from '../../../engine/tellNow.ts';
 import { type Outcome, problem } from '../../../render/messages.ts';
 import { authorisedTeam } from '../authorised.ts';
 import type { ListenerDeps } from '../deps.ts';

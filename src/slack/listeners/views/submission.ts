@@ -5,7 +5,7 @@
  */
 import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from '@slack/bolt';
 import type { z } from 'zod';
-import { tellNow } from '../../../jobs/delivery.ts';
+import { tellNow } from '../../../engine/tellNow.ts';
 import { usableResponseUrl } from '../../../operations/responseUrl.ts';
 import type { JobInput, Operation, Origin } from '../../../operations/schemas.ts';
 import { problem } from '../../../render/messages.ts';
